@@ -1,0 +1,142 @@
+package dev.lipa.common.security;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.ECDSAVerifier;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Verifies the platform's ES256 tokens: algorithm, {@code kid}, signature, {@code iss}, {@code aud}, {@code exp} and
+ * {@code nbf} (with bounded skew) and the token type.
+ *
+ * <p>Verified tokens are cached by their raw text (bounded; an entry lives until the earlier of the token's expiry and
+ * {@code cacheTtl}; the cache is dropped when the key set changes). Only tokens that passed every check enter it.
+ */
+public class TokenVerifier {
+
+  static final Duration MAX_SKEW = Duration.ofSeconds(60);
+  private static final int MAX_CACHED = 50_000;
+
+  private final JwksKeys keys;
+  private final String issuer;
+  private final String audience;
+  private final Clock clock;
+  private final Duration cacheTtl;
+  private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
+  private volatile long cacheGeneration = -1;
+
+  public TokenVerifier(JwksKeys keys, String issuer, String audience, Clock clock, Duration cacheTtl) {
+    this.keys = keys;
+    this.issuer = issuer;
+    this.audience = audience;
+    this.clock = clock;
+    this.cacheTtl = cacheTtl;
+  }
+
+  /** Verifies an access token (what every merchant call carries). */
+  public VerifiedToken verifyAccess(String token) {
+    return verify(token, TokenClaims.ACCESS);
+  }
+
+  /** Verifies a token of the given type. */
+  public VerifiedToken verify(String token, String expectedType) {
+    if (token == null || token.isBlank()) {
+      throw new InvalidTokenException("no token");
+    }
+    Instant now = clock.instant();
+    long generation = keys.generation();
+    if (generation != cacheGeneration) {
+      cache.clear();
+      cacheGeneration = generation;
+    }
+    Cached cached = cache.get(token);
+    if (cached != null && now.isBefore(cached.until) && cached.generation == generation) {
+      if (!cached.token.type().equals(expectedType)) {
+        throw new InvalidTokenException("token type " + cached.token.type());
+      }
+      return cached.token;
+    }
+    VerifiedToken verified = verifyUncached(token, expectedType, now);
+    if (cache.size() >= MAX_CACHED) {
+      cache.clear();
+    }
+    Instant until = verified.expiresAt().plus(MAX_SKEW);
+    Instant ttl = now.plus(cacheTtl);
+    cache.put(token, new Cached(verified, until.isBefore(ttl) ? until : ttl, keys.generation()));
+    return verified;
+  }
+
+  private VerifiedToken verifyUncached(String token, String expectedType, Instant now) {
+    SignedJWT jwt;
+    try {
+      jwt = SignedJWT.parse(token);
+    } catch (ParseException | RuntimeException e) {
+      throw new InvalidTokenException("not a signed JWT");
+    }
+    JWSHeader header = jwt.getHeader();
+    if (!JWSAlgorithm.ES256.equals(header.getAlgorithm())) {
+      throw new InvalidTokenException("algorithm " + header.getAlgorithm());
+    }
+    if (header.getKeyID() == null) {
+      throw new InvalidTokenException("no kid");
+    }
+    ECKey key = keys.key(header.getKeyID());
+    if (key == null) {
+      throw new InvalidTokenException("unknown kid");
+    }
+    try {
+      if (!jwt.verify(new ECDSAVerifier(key))) {
+        throw new InvalidTokenException("bad signature");
+      }
+    } catch (JOSEException e) {
+      throw new InvalidTokenException("signature check failed");
+    }
+    JWTClaimsSet claims;
+    try {
+      claims = jwt.getJWTClaimsSet();
+    } catch (ParseException e) {
+      throw new InvalidTokenException("bad claims");
+    }
+    if (!issuer.equals(claims.getIssuer())) {
+      throw new InvalidTokenException("issuer");
+    }
+    if (claims.getAudience() == null || !claims.getAudience().contains(audience)) {
+      throw new InvalidTokenException("audience");
+    }
+    Date exp = claims.getExpirationTime();
+    if (exp == null || !now.isBefore(exp.toInstant().plus(MAX_SKEW))) {
+      throw new InvalidTokenException("expired");
+    }
+    Date nbf = claims.getNotBeforeTime();
+    if (nbf != null && now.plus(MAX_SKEW).isBefore(nbf.toInstant())) {
+      throw new InvalidTokenException("not yet valid");
+    }
+    Date iat = claims.getIssueTime();
+    if (iat == null || now.plus(MAX_SKEW).isBefore(iat.toInstant())) {
+      throw new InvalidTokenException("issued in the future");
+    }
+    String subject = claims.getSubject();
+    if (subject == null || subject.isBlank() || claims.getJWTID() == null) {
+      throw new InvalidTokenException("no subject or id");
+    }
+    Object type = claims.getClaim(TokenClaims.TOKEN_TYPE);
+    if (!expectedType.equals(type)) {
+      throw new InvalidTokenException("token type " + type);
+    }
+    Object family = claims.getClaim(TokenClaims.FAMILY);
+    return new VerifiedToken(subject, claims.getJWTID(), expectedType, family == null ? null : family.toString(),
+        exp.toInstant());
+  }
+
+  private record Cached(VerifiedToken token, Instant until, long generation) {
+  }
+}

@@ -1,0 +1,80 @@
+package dev.lipa.common.servlet;
+
+import dev.lipa.common.security.InvalidTokenException;
+import dev.lipa.common.security.KeysUnavailableException;
+import dev.lipa.common.security.TokenVerifier;
+import dev.lipa.common.web.Envelope;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.util.AntPathMatcher;
+import org.springframework.web.filter.OncePerRequestFilter;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Verifies the bearer token of every protected request in the service itself (defence in depth: a header from the
+ * network is never identity) and leaves the verified token for {@link Caller}.
+ */
+public class BearerTokenFilter extends OncePerRequestFilter {
+
+  private static final Logger log = LoggerFactory.getLogger(BearerTokenFilter.class);
+  private static final AntPathMatcher PATHS = new AntPathMatcher();
+
+  private final TokenVerifier verifier;
+  private final List<String> protectedPaths;
+  private final List<String> publicPaths;
+  private final JsonMapper json;
+
+  public BearerTokenFilter(TokenVerifier verifier, List<String> protectedPaths, List<String> publicPaths,
+      JsonMapper json) {
+    this.verifier = verifier;
+    this.protectedPaths = protectedPaths;
+    this.publicPaths = publicPaths;
+    this.json = json;
+  }
+
+  @Override
+  protected boolean shouldNotFilter(HttpServletRequest request) {
+    String path = request.getRequestURI().substring(request.getContextPath().length());
+    return protectedPaths.stream().noneMatch(p -> PATHS.match(p, path))
+        || publicPaths.stream().anyMatch(p -> PATHS.match(p, path));
+  }
+
+  @Override
+  protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws ServletException, IOException {
+    String header = request.getHeader(HttpHeaders.AUTHORIZATION);
+    try {
+      if (header == null || header.length() < 8 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        throw new InvalidTokenException("no bearer token");
+      }
+      request.setAttribute(Caller.ATTRIBUTE, verifier.verifyAccess(header.substring(7).strip()));
+    } catch (InvalidTokenException e) {
+      log.info("refused token on {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
+      write(response, HttpStatus.UNAUTHORIZED, InvalidTokenException.PUBLIC_MESSAGE);
+      return;
+    } catch (KeysUnavailableException e) {
+      log.warn("cannot verify tokens: {}", e.getMessage());
+      write(response, HttpStatus.SERVICE_UNAVAILABLE, "authentication is temporarily unavailable");
+      return;
+    }
+    chain.doFilter(request, response);
+  }
+
+  private void write(HttpServletResponse response, HttpStatus status, String message) throws IOException {
+    response.setStatus(status.value());
+    response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+    if (status == HttpStatus.UNAUTHORIZED) {
+      response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+    }
+    json.writeValue(response.getOutputStream(), Envelope.error(status, message));
+  }
+}

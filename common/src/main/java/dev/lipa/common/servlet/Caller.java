@@ -1,0 +1,27 @@
+package dev.lipa.common.servlet;
+
+import dev.lipa.common.security.InvalidTokenException;
+import dev.lipa.common.security.VerifiedToken;
+import jakarta.servlet.http.HttpServletRequest;
+
+/** The verified caller of the current request, as the {@link BearerTokenFilter} left it. */
+public final class Caller {
+
+  static final String ATTRIBUTE = Caller.class.getName();
+
+  private Caller() {
+  }
+
+  /** The organisation in the verified token: the only identity every query is scoped by. */
+  public static String organisationId(HttpServletRequest request) {
+    return token(request).organisationId();
+  }
+
+  public static VerifiedToken token(HttpServletRequest request) {
+    Object token = request.getAttribute(ATTRIBUTE);
+    if (token instanceof VerifiedToken verified) {
+      return verified;
+    }
+    throw new InvalidTokenException("no verified token on this request");
+  }
+}
