@@ -1,0 +1,190 @@
+package dev.lipa.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.lipa.common.testsupport.TestHttp;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.util.FileSystemUtils;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Starts the whole platform exactly as a user does ({@code ./platform up}: a Kafka broker, the on-disk store and every
+ * service as its own process) on ports of its own, and drives one STK push from token to callback through the gateway.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PlatformSystemTests {
+
+  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+  private static final Path VAR = Path.of("target", "system-var").toAbsolutePath();
+  private static final int GATEWAY_PORT = 18080;
+  private static final Map<String, String> ENV = new HashMap<>();
+
+  private static HttpServer merchant;
+  private static final BlockingQueue<String> callbacks = new LinkedBlockingQueue<>();
+  private static TestHttp gateway;
+  private static String requestId;
+
+  @BeforeAll
+  static void startPlatform() throws Exception {
+    FileSystemUtils.deleteRecursively(VAR);
+    ENV.put("LIPA_VAR", VAR.toString());
+    ENV.put("LIPA_SKIP_BUILD", "1");
+    ENV.put("GATEWAY_PORT", String.valueOf(GATEWAY_PORT));
+    ENV.put("AUTH_PORT", "18081");
+    ENV.put("CHECKOUT_PORT", "18082");
+    ENV.put("COLLECTIONS_PORT", "18083");
+    ENV.put("PAYOUTS_PORT", "18084");
+    ENV.put("DISPATCHER_PORT", "18085");
+    ENV.put("STORE_PORT", "37017");
+    ENV.put("KAFKA_PORT", "19092");
+    ENV.put("KAFKA_CONTROLLER_PORT", "19093");
+    ENV.put("LIPA_COLLECTIONS_SANDBOX_OUTCOMEDELAY", "300ms");
+
+    merchant = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    merchant.createContext("/callbacks", exchange -> {
+      try (InputStream body = exchange.getRequestBody()) {
+        callbacks.add(new String(body.readAllBytes(), StandardCharsets.UTF_8));
+      }
+      exchange.sendResponseHeaders(204, -1);
+      exchange.close();
+    });
+    merchant.start();
+
+    assertThat(platform("up").exitCode).as("./platform up").isZero();
+    gateway = new TestHttp("http://localhost:" + GATEWAY_PORT);
+  }
+
+  @AfterAll
+  static void stopPlatform() throws Exception {
+    try {
+      Result down = platform("down");
+      assertThat(down.exitCode).isZero();
+      Result status = platform("status");
+      assertThat(status.exitCode).as("status after down: nothing runs").isEqualTo(1);
+      assertThat(status.output).doesNotContain("healthy");
+    } finally {
+      if (merchant != null) {
+        merchant.stop(0);
+      }
+    }
+  }
+
+  @Test
+  @Order(1)
+  void writesTheSandboxCredentials() throws IOException {
+    JsonNode credentials = credentials();
+    assertThat(credentials.path("gatewayUrl").asString()).isEqualTo("http://localhost:" + GATEWAY_PORT);
+    assertThat(credentials.path("organisationId").asString()).isNotBlank();
+    assertThat(credentials.path("apiKey").asString()).isNotBlank();
+    assertThat(credentials.path("apiSecret").asString()).isNotBlank();
+  }
+
+  @Test
+  @Order(2)
+  void stkPushGoesFromTokenToCallbackThroughTheGateway() throws Exception {
+    String token = token();
+    String callbackUrl = "http://127.0.0.1:" + merchant.getAddress().getPort() + "/callbacks";
+    TestHttp.Response created = gateway.postJson("/api/sandbox/v1/stk/new", TestHttp.json(Map.of(
+        "description", "Order 42",
+        "phoneNumber", "0708374149",
+        "amount", 150,
+        "accountReference", "INV42",
+        "callbackUrl", callbackUrl)), TestHttp.bearer(token));
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    JsonNode data = created.json().path("data");
+    requestId = data.path("requestId").asString();
+    assertThat(data.path("phoneNumber").asString()).isEqualTo("254708374149");
+    assertThat(data.path("requestedAmount").decimalValue()).isEqualByComparingTo("150");
+
+    String callback = callbacks.poll(30, TimeUnit.SECONDS);
+    assertThat(callback).as("callback received").isNotNull();
+    JsonNode body = new TestHttp.Response(200, null, callback).json();
+    assertThat(body.path("requestId").asString()).isEqualTo(requestId);
+    assertThat(body.path("status").asString()).isEqualTo("SUCCESS");
+    assertThat(body.path("amount").decimalValue()).isEqualByComparingTo("150");
+    assertThat(body.path("phoneNumber").asString()).isEqualTo("254708374149");
+
+    TestHttp.Response list = gateway.get("/api/sandbox/v1/stk/all", TestHttp.bearer(token));
+    assertThat(list.status()).isEqualTo(200);
+    assertThat(list.json().path("data").findValuesAsString("uuid")).contains(requestId);
+  }
+
+  @Test
+  @Order(3)
+  void upTwiceStartsNothingTwice() throws Exception {
+    Map<String, String> before = pids();
+    Result again = platform("up");
+    assertThat(again.exitCode).isZero();
+    assertThat(again.output).contains("already running");
+    assertThat(pids()).isEqualTo(before);
+  }
+
+  @Test
+  @Order(4)
+  void dataSurvivesDownThenUp() throws Exception {
+    String organisationId = credentials().path("organisationId").asString();
+    assertThat(platform("down").exitCode).isZero();
+    assertThat(platform("up").exitCode).isZero();
+    assertThat(credentials().path("organisationId").asString()).isEqualTo(organisationId);
+    TestHttp.Response list = gateway.get("/api/sandbox/v1/stk/all", TestHttp.bearer(token()));
+    assertThat(list.status()).isEqualTo(200);
+    assertThat(list.json().path("data").findValuesAsString("uuid")).contains(requestId);
+  }
+
+  private static String token() throws IOException {
+    JsonNode credentials = credentials();
+    TestHttp.Response response = gateway.postJson("/api/v1/get-token", TestHttp.json(Map.of(
+        "apiKey", credentials.path("apiKey").asString(),
+        "apiSecret", credentials.path("apiSecret").asString())), Map.of());
+    assertThat(response.status()).as(response.body()).isEqualTo(200);
+    return response.json().path("data").path("access_token").asString();
+  }
+
+  private static JsonNode credentials() throws IOException {
+    String text = Files.readString(VAR.resolve("sandbox-credentials.json"));
+    return new TestHttp.Response(200, null, text).json();
+  }
+
+  private static Map<String, String> pids() throws IOException {
+    Map<String, String> pids = new HashMap<>();
+    try (var files = Files.list(VAR.resolve("run"))) {
+      for (Path file : files.toList()) {
+        pids.put(file.getFileName().toString(), Files.readString(file).strip());
+      }
+    }
+    return pids;
+  }
+
+  private record Result(int exitCode, String output) {
+  }
+
+  private static Result platform(String command) throws Exception {
+    ProcessBuilder builder = new ProcessBuilder(ROOT.resolve("platform").toString(), command)
+        .directory(ROOT.toFile())
+        .redirectErrorStream(true);
+    builder.environment().putAll(ENV);
+    Process process = builder.start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    boolean finished = process.waitFor(Duration.ofMinutes(5).toSeconds(), TimeUnit.SECONDS);
+    System.out.println("./platform " + command + ":\n" + output);
+    return new Result(finished ? process.exitValue() : -1, output);
+  }
+}
