@@ -1,0 +1,29 @@
+package dev.lipa.dispatcher.delivery;
+
+import java.util.Objects;
+
+/**
+ * A request to deliver one callback, as the intake read it from {@code payments.callbacks.v1}.
+ *
+ * @param callbackId stable id of this callback: the delivery's key, and the {@code webhook-id} merchants see
+ * @param body the exact JSON text to POST
+ * @param kind what produced it ({@code stk}, ...), for the log only; the dispatcher knows nothing of domains
+ * @param eventId the Kafka event that asked for it, kept for tracing
+ */
+public record CallbackRequest(
+    String organisationId, String requestId, String callbackId, String url, String body, String kind,
+    String eventId) {
+
+  public CallbackRequest {
+    requireText("organisationId", organisationId);
+    requireText("callbackId", callbackId);
+    requireText("url", url);
+    requireText("body", body);
+  }
+
+  private static void requireText(String field, String value) {
+    if (Objects.requireNonNullElse(value, "").isBlank()) {
+      throw new IllegalArgumentException(field + " is required");
+    }
+  }
+}

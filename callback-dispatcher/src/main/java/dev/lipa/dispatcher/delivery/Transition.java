@@ -1,0 +1,12 @@
+package dev.lipa.dispatcher.delivery;
+
+import java.time.Instant;
+
+/**
+ * The change one attempt makes to its delivery: the attempt to log and the state that follows.
+ *
+ * @param nextAttemptAt when to try again; null unless the delivery stays PENDING
+ * @param at when the attempt ended
+ */
+public record Transition(DeliveryStatus status, Attempt attempt, Instant nextAttemptAt, Instant at) {
+}

@@ -1,0 +1,20 @@
+package dev.lipa.dispatcher.intake;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.util.backoff.FixedBackOff;
+
+/** How the intake treats records it cannot store. */
+@Configuration(proxyBeanMethods = false)
+class IntakeConfiguration {
+
+  /**
+   * A store outage must not lose callbacks: the record is retried every second until the store is back (it is not
+   * committed meanwhile). Malformed records never get here: the listener skips them itself.
+   */
+  @Bean
+  DefaultErrorHandler intakeErrorHandler() {
+    return new DefaultErrorHandler(new FixedBackOff(1000, FixedBackOff.UNLIMITED_ATTEMPTS));
+  }
+}
