@@ -1,0 +1,44 @@
+package dev.lipa.auth;
+
+import java.time.Duration;
+import java.time.ZoneId;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Settings of the token issuer and the operator API ({@code lipa.auth.*}), checked at start-up.
+ *
+ * @param issuer the {@code iss} of every token; verifiers expect {@code lipa-auth}
+ * @param audience the {@code aud} of every token; verifiers expect {@code lipa-api}
+ * @param accessTokenTtl lifetime of access tokens, reported as {@code expires_in}
+ * @param refreshTokenTtl lifetime of refresh tokens, reported as {@code refresh_expires_in}
+ * @param operatorToken the platform team's credential for {@code /admin/**}; blank means the admin API is closed
+ * @param environment the environment new organisations belong to
+ * @param zone the zone record times are shown in
+ */
+@ConfigurationProperties("lipa.auth")
+public record AuthProperties(
+    @DefaultValue("lipa-auth") String issuer,
+    @DefaultValue("lipa-api") String audience,
+    @DefaultValue("300s") Duration accessTokenTtl,
+    @DefaultValue("1800s") Duration refreshTokenTtl,
+    String operatorToken,
+    @DefaultValue("sandbox") String environment,
+    @DefaultValue("Africa/Nairobi") ZoneId zone) {
+
+  public AuthProperties {
+    if (issuer == null || issuer.isBlank() || audience == null || audience.isBlank()) {
+      throw new IllegalArgumentException("lipa.auth.issuer and lipa.auth.audience must not be blank");
+    }
+    if (accessTokenTtl.isNegative() || accessTokenTtl.isZero() || refreshTokenTtl.compareTo(accessTokenTtl) < 0) {
+      throw new IllegalArgumentException(
+          "lipa.auth.access-token-ttl must be positive and lipa.auth.refresh-token-ttl at least as long");
+    }
+    operatorToken = operatorToken == null || operatorToken.isBlank() ? null : operatorToken;
+  }
+
+  /** Whether the operator API may be used at all; without a configured token it stays closed, never open. */
+  public boolean operatorApiConfigured() {
+    return operatorToken != null;
+  }
+}

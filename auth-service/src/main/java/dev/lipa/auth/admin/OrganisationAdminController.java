@@ -1,0 +1,83 @@
+package dev.lipa.auth.admin;
+
+import dev.lipa.auth.AuthProperties;
+import dev.lipa.auth.apikeys.ApiKeys;
+import dev.lipa.auth.apikeys.IssuedApiKey;
+import dev.lipa.auth.organisations.NewOrganisation;
+import dev.lipa.auth.organisations.Organisations;
+import dev.lipa.common.time.RecordTimes;
+import dev.lipa.common.web.ApiException;
+import dev.lipa.common.web.Envelope;
+import java.time.ZoneId;
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The operator API (platform team only, see {@link OperatorTokenFilter}): organisations and their API keys. Answers
+ * in the integer-status envelope; failures go through the service-wide advice.
+ */
+@RestController
+@RequestMapping("/admin/v1/organisations")
+class OrganisationAdminController {
+
+  private final Organisations organisations;
+  private final ApiKeys apiKeys;
+  private final ZoneId zone;
+
+  OrganisationAdminController(Organisations organisations, ApiKeys apiKeys, AuthProperties properties) {
+    this.organisations = organisations;
+    this.apiKeys = apiKeys;
+    this.zone = properties.zone();
+  }
+
+  @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+  ResponseEntity<Envelope<OrganisationView>> create(@RequestBody JsonNode body) {
+    OrganisationView view = OrganisationView.of(organisations.create(NewOrganisation.from(body)), zone);
+    return ResponseEntity.status(HttpStatus.CREATED).body(Envelope.created("Organisation created", view));
+  }
+
+  @GetMapping("/{organisationId}")
+  Envelope<OrganisationView> get(@PathVariable String organisationId) {
+    return organisations.find(organisationId)
+        .map(o -> Envelope.ok("OK", OrganisationView.of(o, zone)))
+        .orElseThrow(() -> ApiException.notFound("Organisation not found"));
+  }
+
+  @PostMapping("/{organisationId}/api-keys")
+  ResponseEntity<Envelope<IssuedKeyView>> issueKey(@PathVariable String organisationId) {
+    IssuedApiKey issued = apiKeys.issue(organisationId);
+    IssuedKeyView view = new IssuedKeyView(issued.apiKey(), issued.apiSecret(), issued.organisationId(),
+        RecordTimes.format(issued.createdAt(), zone));
+    // the secret is in this answer and nowhere else: no cache may keep a copy
+    return ResponseEntity.status(HttpStatus.CREATED).cacheControl(CacheControl.noStore())
+        .body(Envelope.created("API key issued; store the secret now, it cannot be shown again", view));
+  }
+
+  @DeleteMapping("/{organisationId}/api-keys/{apiKey}")
+  Envelope<RevokedKeyView> revokeKey(@PathVariable String organisationId, @PathVariable String apiKey) {
+    apiKeys.revoke(organisationId, apiKey);
+    return Envelope.ok("API key revoked", new RevokedKeyView(apiKey, "REVOKED"));
+  }
+
+  /** A key just issued, with its secret, shown this once. */
+  record IssuedKeyView(String apiKey, String apiSecret, String organisationId, String createdAt) {
+
+    @Override
+    public String toString() {
+      return "IssuedKeyView[apiKey=" + apiKey + "]";
+    }
+  }
+
+  record RevokedKeyView(String apiKey, String status) {
+  }
+}

@@ -1,0 +1,24 @@
+package dev.lipa.auth.apikeys;
+
+import java.time.Instant;
+
+/**
+ * An organisation's API key: the public {@code apiKey} and the SHA-256 hash of its secret (the secret itself is
+ * never stored). An organisation may hold several keys, for rotation without downtime.
+ */
+record ApiKey(String apiKey, String organisationId, byte[] secretHash, ApiKeyStatus status, Instant createdAt,
+    Instant revokedAt) {
+
+  static ApiKey issue(String apiKey, String organisationId, byte[] secretHash, Instant now) {
+    return new ApiKey(apiKey, organisationId, secretHash, ApiKeyStatus.ACTIVE, now, null);
+  }
+
+  boolean isActive() {
+    return status == ApiKeyStatus.ACTIVE;
+  }
+
+  /** Revoking is final and happens once; revoking a revoked key changes nothing. */
+  ApiKey revoke(Instant now) {
+    return isActive() ? new ApiKey(apiKey, organisationId, secretHash, ApiKeyStatus.REVOKED, createdAt, now) : this;
+  }
+}

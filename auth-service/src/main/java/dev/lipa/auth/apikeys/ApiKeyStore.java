@@ -1,0 +1,63 @@
+package dev.lipa.auth.apikeys;
+
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Updates;
+import java.util.Date;
+import java.util.Optional;
+import org.bson.Document;
+import org.bson.types.Binary;
+import org.springframework.stereotype.Component;
+
+import static com.mongodb.client.model.Filters.eq;
+
+/**
+ * API keys in collection {@code api_keys}, {@code _id} = the public apiKey (unique by construction).
+ *
+ * <p>The lookup at token issuance is by apiKey alone: the key is what names the organisation there. Every operator
+ * action names the organisation too and filters by it.
+ */
+@Component
+class ApiKeyStore {
+
+  private final MongoCollection<Document> keys;
+
+  ApiKeyStore(MongoDatabase database) {
+    this.keys = database.getCollection("api_keys");
+  }
+
+  void insert(ApiKey key) {
+    keys.insertOne(new Document("_id", key.apiKey())
+        .append("organisationId", key.organisationId())
+        .append("secretHash", new Binary(key.secretHash()))
+        .append("status", key.status().name())
+        .append("createdAt", Date.from(key.createdAt())));
+  }
+
+  /** The key presented at token issuance, whatever its organisation. */
+  Optional<ApiKey> findForAuthentication(String apiKey) {
+    return Optional.ofNullable(keys.find(eq("_id", apiKey)).first()).map(ApiKeyStore::read);
+  }
+
+  Optional<ApiKey> find(String organisationId, String apiKey) {
+    return Optional.ofNullable(keys.find(Filters.and(eq("_id", apiKey), eq("organisationId", organisationId))).first())
+        .map(ApiKeyStore::read);
+  }
+
+  /** Compare-and-set ACTIVE to REVOKED; false when the key was not active (already revoked, or not this org's). */
+  boolean markRevoked(ApiKey revoked) {
+    return keys.updateOne(
+        Filters.and(eq("_id", revoked.apiKey()), eq("organisationId", revoked.organisationId()),
+            eq("status", ApiKeyStatus.ACTIVE.name())),
+        Updates.combine(Updates.set("status", ApiKeyStatus.REVOKED.name()),
+            Updates.set("revokedAt", Date.from(revoked.revokedAt())))).getModifiedCount() == 1;
+  }
+
+  private static ApiKey read(Document d) {
+    Date revokedAt = d.getDate("revokedAt");
+    return new ApiKey(d.getString("_id"), d.getString("organisationId"), d.get("secretHash", Binary.class).getData(),
+        ApiKeyStatus.valueOf(d.getString("status")), d.getDate("createdAt").toInstant(),
+        revokedAt == null ? null : revokedAt.toInstant());
+  }
+}

@@ -1,0 +1,78 @@
+package dev.lipa.auth.tokens;
+
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.Updates;
+import java.time.Instant;
+import java.util.Date;
+import java.util.concurrent.TimeUnit;
+import org.bson.Document;
+import org.springframework.stereotype.Component;
+
+import static com.mongodb.client.model.Filters.eq;
+
+/**
+ * Refresh token families in collection {@code token_families}, one document per family ({@code _id} = {@code fam}).
+ *
+ * <p>A family's refresh tokens form a chain: each refresh spends one token and creates its single successor. So "the
+ * token is unspent" is exactly "its jti is the family's {@code currentJti}", and spending it is one compare-and-set
+ * on the family document. Keeping the chain in one document costs one write per get-token and one per refresh
+ * (instead of a document per token plus a family document) and needs no transaction.
+ */
+@Component
+class TokenFamilyStore {
+
+  private final MongoCollection<Document> families;
+
+  TokenFamilyStore(MongoDatabase database) {
+    this.families = database.getCollection("token_families");
+    // removes dead families on a real MongoDB; the embedded store ignores TTL indexes, where they stay (small, inert)
+    families.createIndex(Indexes.ascending("expiresAt"),
+        new IndexOptions().name("token_family_expiry").expireAfter(0L, TimeUnit.SECONDS));
+  }
+
+  /** A new family whose only unspent refresh token is {@code jti}. */
+  void start(String family, String organisationId, String apiKey, String jti, Instant now, Instant expiresAt) {
+    families.insertOne(new Document("_id", family)
+        .append("organisationId", organisationId)
+        .append("apiKey", apiKey)
+        .append("currentJti", jti)
+        .append("revoked", false)
+        .append("createdAt", Date.from(now))
+        .append("updatedAt", Date.from(now))
+        .append("expiresAt", Date.from(expiresAt)));
+  }
+
+  /**
+   * Spends {@code jti} and makes {@code nextJti} the family's unspent token, atomically. False when {@code jti} is not
+   * the unspent token of a live family: already spent (a reuse), or the family is revoked or unknown.
+   */
+  boolean spend(String family, String organisationId, String jti, String nextJti, Instant now, Instant expiresAt) {
+    return families.findOneAndUpdate(
+        Filters.and(eq("_id", family), eq("organisationId", organisationId), eq("currentJti", jti),
+            eq("revoked", false)),
+        Updates.combine(Updates.set("currentJti", nextJti), Updates.set("updatedAt", Date.from(now)),
+            Updates.set("expiresAt", Date.from(expiresAt)))) != null;
+  }
+
+  /** Revokes the family: none of its refresh tokens buys anything any more. */
+  void revoke(String family, String organisationId, String reason, Instant now) {
+    families.updateOne(Filters.and(eq("_id", family), eq("organisationId", organisationId), eq("revoked", false)),
+        revocation(reason, now));
+  }
+
+  /** Revokes every family started with this API key (the key was revoked). */
+  long revokeStartedWith(String organisationId, String apiKey, Instant now) {
+    return families.updateMany(
+        Filters.and(eq("organisationId", organisationId), eq("apiKey", apiKey), eq("revoked", false)),
+        revocation("api key revoked", now)).getModifiedCount();
+  }
+
+  private static org.bson.conversions.Bson revocation(String reason, Instant now) {
+    return Updates.combine(Updates.set("revoked", true), Updates.set("revokedReason", reason),
+        Updates.set("revokedAt", Date.from(now)), Updates.set("updatedAt", Date.from(now)));
+  }
+}

@@ -1,0 +1,85 @@
+package dev.lipa.auth.tokens;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import dev.lipa.auth.AuthProperties;
+import dev.lipa.auth.keys.SigningKeys;
+import dev.lipa.common.security.TokenClaims;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Date;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Component;
+
+/**
+ * Mints the platform's ES256 tokens: header {@code kid} and {@code typ: JWT}; claims {@code iss}, {@code aud},
+ * {@code sub} (the organisation), {@code iat}, {@code nbf}, {@code exp}, {@code jti}, {@code token_type}, and on
+ * refresh tokens {@code fam}, the family a reuse revokes whole.
+ */
+@Component
+class TokenMinter {
+
+  private final Supplier<SigningKeys.Active> activeKey;
+  private final String issuer;
+  private final String audience;
+  private final Duration accessTtl;
+  private final Duration refreshTtl;
+
+  @Autowired
+  TokenMinter(SigningKeys keys, AuthProperties properties) {
+    this(keys::active, properties);
+  }
+
+  TokenMinter(Supplier<SigningKeys.Active> activeKey, AuthProperties properties) {
+    this.activeKey = activeKey;
+    this.issuer = properties.issuer();
+    this.audience = properties.audience();
+    this.accessTtl = properties.accessTokenTtl();
+    this.refreshTtl = properties.refreshTokenTtl();
+  }
+
+  /** A new pair for the organisation; the refresh token carries {@code refreshJti} and {@code family}. */
+  TokenPair mint(String organisationId, String family, String refreshJti, Instant now) {
+    // JWT times are whole seconds: truncate so exp - iat is exactly the advertised lifetime
+    Instant issuedAt = now.truncatedTo(ChronoUnit.SECONDS);
+    Instant refreshExpiresAt = issuedAt.plus(refreshTtl);
+    String access = sign(claims(organisationId, UUID.randomUUID().toString(), issuedAt, issuedAt.plus(accessTtl))
+        .claim(TokenClaims.TOKEN_TYPE, TokenClaims.ACCESS)
+        .build());
+    String refresh = sign(claims(organisationId, refreshJti, issuedAt, refreshExpiresAt)
+        .claim(TokenClaims.TOKEN_TYPE, TokenClaims.REFRESH)
+        .claim(TokenClaims.FAMILY, family)
+        .build());
+    return new TokenPair(access, refresh, accessTtl.toSeconds(), refreshTtl.toSeconds(), refreshExpiresAt);
+  }
+
+  private JWTClaimsSet.Builder claims(String organisationId, String jti, Instant issuedAt, Instant expiresAt) {
+    return new JWTClaimsSet.Builder()
+        .issuer(issuer)
+        .audience(audience)
+        .subject(organisationId)
+        .issueTime(Date.from(issuedAt))
+        .notBeforeTime(Date.from(issuedAt))
+        .expirationTime(Date.from(expiresAt))
+        .jwtID(jti);
+  }
+
+  private String sign(JWTClaimsSet claims) {
+    SigningKeys.Active key = activeKey.get();
+    SignedJWT jwt = new SignedJWT(
+        new JWSHeader.Builder(JWSAlgorithm.ES256).keyID(key.kid()).type(JOSEObjectType.JWT).build(), claims);
+    try {
+      jwt.sign(key.signer());
+    } catch (JOSEException e) {
+      throw new IllegalStateException("cannot sign a token with key " + key.kid(), e);
+    }
+    return jwt.serialize();
+  }
+}

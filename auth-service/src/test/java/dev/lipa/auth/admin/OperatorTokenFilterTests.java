@@ -1,0 +1,90 @@
+package dev.lipa.auth.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.servlet.ServletException;
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+import org.springframework.mock.web.MockFilterChain;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
+import tools.jackson.databind.json.JsonMapper;
+
+class OperatorTokenFilterTests {
+
+  private static final String TOKEN = "operator-token-for-tests-0123456789abcdef";
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final OperatorTokenFilter configured = new OperatorTokenFilter(TOKEN, JSON);
+
+  @Test
+  void letsTheOperatorThrough() throws Exception {
+    Outcome outcome = run(configured, adminRequest(TOKEN));
+
+    assertThat(outcome.passed()).isTrue();
+  }
+
+  @Test
+  void refusesAMissingToken() throws Exception {
+    Outcome outcome = run(configured, adminRequest(null));
+
+    assertThat(outcome.passed()).isFalse();
+    assertThat(outcome.response().getStatus()).isEqualTo(401);
+    assertThat(outcome.response().getContentAsString())
+        .isEqualTo("{\"status\":401,\"message\":\"a valid X-Operator-Token header is required\",\"data\":null}");
+  }
+
+  @Test
+  void refusesAWrongTokenAndItsPrefixes() throws Exception {
+    for (String wrong : new String[] {TOKEN + "x", TOKEN.substring(0, TOKEN.length() - 1), "", TOKEN.toUpperCase()}) {
+      Outcome outcome = run(configured, adminRequest(wrong));
+      assertThat(outcome.passed()).as(wrong).isFalse();
+      assertThat(outcome.response().getStatus()).isEqualTo(401);
+    }
+  }
+
+  @Test
+  void neverAcceptsABearerTokenInstead() throws Exception {
+    MockHttpServletRequest request = adminRequest(null);
+    request.addHeader("Authorization", "Bearer " + TOKEN);
+
+    assertThat(run(configured, request).response().getStatus()).isEqualTo(401);
+  }
+
+  @Test
+  void answers503WhenNoOperatorTokenIsConfigured() throws Exception {
+    Outcome outcome = run(new OperatorTokenFilter(null, JSON), adminRequest("anything"));
+
+    assertThat(outcome.passed()).isFalse();
+    assertThat(outcome.response().getStatus()).isEqualTo(503);
+    assertThat(outcome.response().getContentAsString())
+        .isEqualTo("{\"status\":503,\"message\":\"operator API is not configured\",\"data\":null}");
+  }
+
+  @Test
+  void leavesOtherPathsAlone() throws Exception {
+    MockHttpServletRequest request = new MockHttpServletRequest("POST", "/api/v1/get-token");
+
+    assertThat(run(new OperatorTokenFilter(null, JSON), request).passed()).isTrue();
+    assertThat(run(configured, new MockHttpServletRequest("GET", "/administrators")).passed()).isTrue();
+  }
+
+  private static MockHttpServletRequest adminRequest(String token) {
+    MockHttpServletRequest request = new MockHttpServletRequest("POST", "/admin/v1/organisations");
+    if (token != null) {
+      request.addHeader(OperatorTokenFilter.HEADER, token);
+    }
+    return request;
+  }
+
+  private static Outcome run(OperatorTokenFilter filter, MockHttpServletRequest request)
+      throws ServletException, IOException {
+    MockHttpServletResponse response = new MockHttpServletResponse();
+    MockFilterChain chain = new MockFilterChain();
+    filter.doFilter(request, response, chain);
+    return new Outcome(chain.getRequest() != null, response);
+  }
+
+  private record Outcome(boolean passed, MockHttpServletResponse response) {
+  }
+}

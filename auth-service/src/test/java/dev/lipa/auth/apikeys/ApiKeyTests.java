@@ -1,0 +1,30 @@
+package dev.lipa.auth.apikeys;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class ApiKeyTests {
+
+  private static final Instant ISSUED = Instant.parse("2026-01-01T10:00:00Z");
+
+  @Test
+  void issuedKeyIsActive() {
+    ApiKey key = ApiKey.issue("lk_sbx_a", "org", new byte[32], ISSUED);
+
+    assertThat(key.isActive()).isTrue();
+    assertThat(key.revokedAt()).isNull();
+  }
+
+  @Test
+  void revokingRecordsWhenAndIsFinal() {
+    Instant revokedAt = ISSUED.plusSeconds(60);
+
+    ApiKey revoked = ApiKey.issue("lk_sbx_a", "org", new byte[32], ISSUED).revoke(revokedAt);
+
+    assertThat(revoked.status()).isEqualTo(ApiKeyStatus.REVOKED);
+    assertThat(revoked.revokedAt()).isEqualTo(revokedAt);
+    assertThat(revoked.revoke(revokedAt.plusSeconds(60))).isSameAs(revoked);
+  }
+}
