@@ -1,0 +1,36 @@
+package dev.lipa.collections.config;
+
+import com.mongodb.client.MongoDatabase;
+import dev.lipa.collections.CollectionsProperties;
+import dev.lipa.collections.stk.StkPushStore;
+import dev.lipa.common.outbox.Outbox;
+import dev.lipa.common.outbox.OutboxSettings;
+import java.time.Clock;
+import org.apache.kafka.clients.producer.Producer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.ProducerFactory;
+
+/**
+ * The outbox relay of every collection that carries events. It lives here so that the domain packages see only
+ * {@link Outbox}, never a Kafka type.
+ */
+@Configuration(proxyBeanMethods = false)
+class OutboxConfiguration {
+
+  /** One producer for the service, built from {@code spring.kafka.producer.*} (idempotent, acks=all, Strings). */
+  @Bean(destroyMethod = "close")
+  @SuppressWarnings("unchecked")
+  Producer<String, String> outboxProducer(ProducerFactory<?, ?> factory) {
+    return (Producer<String, String>) factory.createProducer();
+  }
+
+  @Bean(destroyMethod = "close")
+  Outbox stkPushOutbox(MongoDatabase database, Producer<String, String> producer, CollectionsProperties properties,
+      Clock clock) {
+    CollectionsProperties.Outbox settings = properties.outbox();
+    return new Outbox(database.getCollection(StkPushStore.COLLECTION), producer,
+        new OutboxSettings(settings.sweepInterval(), settings.gracePeriod(), settings.sweepBatch()), clock)
+        .start();
+  }
+}

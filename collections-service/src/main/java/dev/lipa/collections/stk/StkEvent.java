@@ -1,0 +1,28 @@
+package dev.lipa.collections.stk;
+
+import java.math.BigDecimal;
+import java.util.UUID;
+
+/** What an STK push's transitions cause; the store writes them into the push's outbox in the same update. */
+public sealed interface StkEvent {
+
+  String organisationId();
+
+  UUID requestId();
+
+  /** The push was stored PENDING: the rail may prompt the customer. */
+  record Accepted(String organisationId, UUID requestId, String referenceId, String phoneNumber, BigDecimal amount,
+      StkCurrency currency) implements StkEvent {
+  }
+
+  /** The push reached SUCCESS or FAILED. {@code receipt} is the M-Pesa receipt, on success only. */
+  record Completed(String organisationId, UUID requestId, String referenceId, String phoneNumber, BigDecimal amount,
+      StkCurrency currency, StkStatus status, int resultCode, String resultDescription, String receipt)
+      implements StkEvent {
+  }
+
+  /** The merchant must be told the outcome at {@code url}; {@code callbackId} stays the same on every retry. */
+  record CallbackRequested(String organisationId, UUID requestId, UUID callbackId, String url, StkStatus status,
+      BigDecimal amount, String phoneNumber) implements StkEvent {
+  }
+}

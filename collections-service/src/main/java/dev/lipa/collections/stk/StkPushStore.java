@@ -1,0 +1,213 @@
+package dev.lipa.collections.stk;
+
+import com.mongodb.ErrorCategory;
+import com.mongodb.MongoWriteException;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.Sorts;
+import com.mongodb.client.model.Updates;
+import dev.lipa.common.outbox.Outbox;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.bson.Document;
+import org.bson.conversions.Bson;
+import org.bson.types.Decimal128;
+import org.springframework.stereotype.Component;
+
+/**
+ * STK pushes in the {@value #COLLECTION} collection, one document per push keyed by its requestId, carrying its own
+ * outbox. Every merchant-facing query filters on the organisation.
+ */
+@Component
+public class StkPushStore {
+
+  public static final String COLLECTION = "stk_pushes";
+  static final String ID_INDEX = "stk_id_unique";
+  /**
+   * Uniqueness of (organisationId, referenceId) for pushes that carry a referenceId. A compound sparse index would
+   * not do on a real MongoDB (a document with organisationId but no referenceId is still indexed, so two pushes
+   * without a referenceId would collide) and partial indexes are ignored by the embedded store; so the pair is
+   * written into one field, {@code referenceKey}, present only when a referenceId was given, under a sparse unique
+   * index that behaves the same on both.
+   */
+  static final String REFERENCE_INDEX = "stk_reference_unique";
+
+  private static final String ID = "_id";
+  private static final String ORGANISATION = "organisationId";
+  private static final String STATUS = "status";
+  private static final String CREATED_AT = "createdAt";
+  private static final String REFERENCE_KEY = "referenceKey";
+
+  private final MongoCollection<Document> collection;
+  private final Outbox outbox;
+  private final StkOutboxEvents outboxEvents;
+
+  public StkPushStore(MongoDatabase database, Outbox outbox, StkOutboxEvents outboxEvents) {
+    this.collection = database.getCollection(COLLECTION);
+    this.outbox = outbox;
+    this.outboxEvents = outboxEvents;
+    collection.createIndex(Indexes.ascending("id"), new IndexOptions().name(ID_INDEX).unique(true));
+    collection.createIndex(Indexes.ascending(REFERENCE_KEY),
+        new IndexOptions().name(REFERENCE_INDEX).unique(true).sparse(true));
+    // the embedded store ignores these two; a real MongoDB uses them for the list and the overdue sweep
+    collection.createIndex(Indexes.compoundIndex(Indexes.ascending(ORGANISATION), Indexes.descending(CREATED_AT)),
+        new IndexOptions().name("stk_organisation_created"));
+    collection.createIndex(Indexes.ascending(STATUS, CREATED_AT), new IndexOptions().name("stk_status_created"));
+  }
+
+  /** Stores a new push PENDING with its events in the outbox: one insert. */
+  public void insert(StkPush push) {
+    try {
+      outbox.insert(toDocument(push), outboxEvents.toOutbox(push.events()));
+    } catch (MongoWriteException e) {
+      if (e.getError().getCategory() != ErrorCategory.DUPLICATE_KEY) {
+        throw e;
+      }
+      String message = String.valueOf(e.getError().getMessage());
+      if (message.contains(REFERENCE_INDEX) || message.contains(REFERENCE_KEY)) {
+        throw new DuplicateReferenceException(push.details().referenceId());
+      }
+      if (message.contains(ID_INDEX)) {
+        throw new DuplicateIdException(push.id());
+      }
+      throw e;
+    }
+  }
+
+  public Optional<StkPush> find(String organisationId, UUID requestId) {
+    return Optional.ofNullable(collection.find(Filters.and(Filters.eq(ID, requestId.toString()),
+        Filters.eq(ORGANISATION, organisationId))).projection(withoutOutbox()).first()).map(StkPushStore::toPush);
+  }
+
+  /** The organisation's pushes, newest first. */
+  public List<StkPush> list(String organisationId, int page, int size) {
+    return collection.find(Filters.eq(ORGANISATION, organisationId))
+        .projection(withoutOutbox())
+        .sort(Sorts.descending(CREATED_AT, "id"))
+        .skip(page * size)
+        .limit(size)
+        .map(StkPushStore::toPush)
+        .into(new ArrayList<>());
+  }
+
+  /**
+   * Writes a completed push and its events in one compare-and-set update that only matches while the stored push is
+   * PENDING. Returns false, having written and emitted nothing, when another outcome got there first.
+   */
+  public boolean complete(StkPush push) {
+    if (push.status() == StkStatus.PENDING || push.result() == null) {
+      throw new IllegalArgumentException("only a completed push can be saved as completed");
+    }
+    RailReference reference = push.railReference();
+    StkPush.Result result = push.result();
+    Bson expected = Filters.and(Filters.eq(ID, push.requestId().toString()),
+        Filters.eq(ORGANISATION, push.organisationId()), Filters.eq(STATUS, StkStatus.PENDING.name()));
+    List<Bson> changes = new ArrayList<>(List.of(
+        Updates.set(STATUS, push.status().name()),
+        Updates.set("updatedAt", Date.from(push.updatedAt())),
+        Updates.set("merchantRequestId", reference.merchantRequestId()),
+        Updates.set("checkoutRequestId", reference.checkoutRequestId()),
+        Updates.set("responseCode", reference.responseCode()),
+        Updates.set("responseDescription", reference.responseDescription()),
+        Updates.set("customerMessage", reference.customerMessage()),
+        Updates.set("resultCode", result.resultCode()),
+        Updates.set("resultDescription", result.resultDescription()),
+        Updates.set("callbackId", result.callbackId().toString())));
+    if (result.receipt() != null) {
+      changes.add(Updates.set("receipt", result.receipt()));
+    }
+    return outbox.update(expected, Updates.combine(changes), outboxEvents.toOutbox(push.events())) != null;
+  }
+
+  /**
+   * PENDING pushes of every organisation created before the cut-off, oldest first: the overdue sweep's work list (a
+   * system job, the one query here not scoped by an organisation).
+   */
+  public List<StkPush> overduePending(Instant createdBefore, int limit) {
+    return collection.find(Filters.and(Filters.eq(STATUS, StkStatus.PENDING.name()),
+            Filters.lt(CREATED_AT, Date.from(createdBefore))))
+        .projection(withoutOutbox())
+        .sort(Sorts.ascending(CREATED_AT))
+        .limit(limit)
+        .map(StkPushStore::toPush)
+        .into(new ArrayList<>());
+  }
+
+  private static Bson withoutOutbox() {
+    return Projections.exclude(Outbox.EVENTS, Outbox.PENDING_SINCE);
+  }
+
+  static Document toDocument(StkPush push) {
+    StkPush.Details d = push.details();
+    Document document = new Document(ID, d.requestId().toString())
+        .append("id", d.id())
+        .append(ORGANISATION, d.organisationId());
+    if (d.referenceId() != null) {
+      document.append("referenceId", d.referenceId())
+          .append(REFERENCE_KEY, d.organisationId() + "\n" + d.referenceId());
+    }
+    return document
+        .append("phoneNumber", d.phoneNumber())
+        .append("description", d.description())
+        .append("accountReference", d.accountReference())
+        .append("amount", new Decimal128(d.amount()))
+        .append("currency", d.currency().name())
+        .append("callbackUrl", d.callbackUrl())
+        .append(STATUS, push.status().name())
+        .append(CREATED_AT, Date.from(d.createdAt()))
+        .append("updatedAt", Date.from(push.updatedAt()));
+  }
+
+  static StkPush toPush(Document document) {
+    StkPush.Details details = new StkPush.Details(
+        document.get("id", Number.class).longValue(),
+        UUID.fromString(document.getString(ID)),
+        document.getString(ORGANISATION),
+        document.getString("referenceId"),
+        document.getString("phoneNumber"),
+        document.getString("description"),
+        document.getString("accountReference"),
+        amount(document.get("amount")),
+        StkCurrency.valueOf(document.getString("currency")),
+        document.getString("callbackUrl"),
+        document.getDate(CREATED_AT).toInstant());
+    RailReference reference = document.getString("merchantRequestId") == null ? null : new RailReference(
+        document.getString("merchantRequestId"), document.getString("checkoutRequestId"),
+        document.get("responseCode", Number.class).intValue(), document.getString("responseDescription"),
+        document.getString("customerMessage"));
+    StkPush.Result result = document.get("resultCode") == null ? null : new StkPush.Result(
+        document.get("resultCode", Number.class).intValue(), document.getString("resultDescription"),
+        document.getString("receipt"), UUID.fromString(document.getString("callbackId")));
+    return StkPush.restore(details, StkStatus.valueOf(document.getString(STATUS)),
+        document.getDate("updatedAt").toInstant(), reference, result);
+  }
+
+  private static BigDecimal amount(Object stored) {
+    return stored instanceof Decimal128 decimal ? decimal.bigDecimalValue() : new BigDecimal(stored.toString());
+  }
+
+  /** The referenceId is already used by another push of the same organisation. */
+  public static final class DuplicateReferenceException extends RuntimeException {
+
+    public DuplicateReferenceException(String referenceId) {
+      super("referenceId " + referenceId + " is already used", null, false, false);
+    }
+  }
+
+  /** Another replica minted the same numeric id (rare); the caller retries with a fresh one. */
+  public static final class DuplicateIdException extends RuntimeException {
+
+    public DuplicateIdException(long id) {
+      super("id " + id + " is taken", null, false, false);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package dev.lipa.collections.stk.rail.sandbox;
+
+import dev.lipa.collections.stk.StkOutboxEvents;
+import dev.lipa.collections.stk.rail.StkPrompt;
+import dev.lipa.collections.stk.rail.StkRail;
+import dev.lipa.common.events.Topics;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Feeds accepted STK pushes to the sandbox rail. A redelivered {@code stk.accepted} only schedules a second,
+ * identical outcome, which the compare-and-set ignores; so no eventId bookkeeping is needed here.
+ */
+@Component
+@ConditionalOnProperty(name = "lipa.collections.sandbox.enabled", havingValue = "true", matchIfMissing = true)
+class SandboxRailListener {
+
+  static final String GROUP = "collections-sandbox-rail";
+  private static final Logger log = LoggerFactory.getLogger(SandboxRailListener.class);
+
+  private final StkRail rail;
+  private final JsonMapper json;
+
+  SandboxRailListener(StkRail rail, JsonMapper json) {
+    this.rail = rail;
+    this.json = json;
+  }
+
+  @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.COLLECTIONS)
+  void onCollectionEvent(String value) {
+    StkPrompt prompt;
+    try {
+      JsonNode event = json.readTree(value);
+      if (!StkOutboxEvents.ACCEPTED.equals(event.path("type").asString(""))) {
+        return;
+      }
+      JsonNode data = event.path("data");
+      prompt = new StkPrompt(event.path("organisationId").asString(),
+          UUID.fromString(data.path("requestId").asString()), data.path("phoneNumber").asString(),
+          data.path("amount").decimalValue(), data.path("currency").asString());
+    } catch (RuntimeException e) {
+      // a record we cannot read must not block the partition; the overdue sweep still covers its push
+      log.warn("unreadable record on {} skipped: {}", Topics.COLLECTIONS, e.toString());
+      return;
+    }
+    rail.sendPrompt(prompt);
+  }
+}

@@ -1,0 +1,276 @@
+package dev.lipa.common.outbox;
+
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.FindOneAndUpdateOptions;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.ReturnDocument;
+import com.mongodb.client.model.Updates;
+import com.mongodb.client.result.UpdateResult;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.bson.Document;
+import org.bson.conversions.Bson;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The single-document outbox of one collection: an aggregate's document carries the events its last state changes
+ * caused, written in the same atomic write as the change, so a change is never stored without its events nor
+ * published without being stored (the store has no multi-document transactions).
+ *
+ * <p>After a write succeeds the events are handed to Kafka at once (no polling on the hot path). When Kafka has
+ * acknowledged every event of that write, <b>one</b> guarded update removes them: if the document's outbox holds
+ * exactly those events it {@code $unset}s both {@code outbox} and {@code outboxPendingSince}; only when other events
+ * arrived meanwhile does it fall back to a {@code $pull} by eventId plus a guarded clean-up (rare). So an event costs
+ * no store write of its own beyond the state change that carried it, and each write's batch of events costs one
+ * acknowledgement write.
+ *
+ * <p>A sweeper republishes the events of documents whose {@code outboxPendingSince} is older than the grace period:
+ * what a crash (or a Kafka outage) left behind. Publishing twice is allowed; consumers deduplicate on eventId. The
+ * sweep is safe to run on every replica at once.
+ *
+ * <p>The producer must be idempotent with {@code acks=all} and String serializers; the caller owns and closes it.
+ */
+public final class Outbox implements AutoCloseable {
+
+  /** The array of pending events in every aggregate document that uses the outbox. */
+  public static final String EVENTS = "outbox";
+  /** When the oldest still pending event was written; absent when nothing is pending. */
+  public static final String PENDING_SINCE = "outboxPendingSince";
+
+  private static final Logger log = LoggerFactory.getLogger(Outbox.class);
+  private static final String ID = "_id";
+
+  private final MongoCollection<Document> collection;
+  private final Producer<String, String> producer;
+  private final OutboxSettings settings;
+  private final Clock clock;
+  private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+  /** Events this process is publishing right now: the sweeper leaves them alone instead of sending them again. */
+  private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+  private volatile ScheduledExecutorService sweeper;
+
+  public Outbox(MongoCollection<Document> collection, Producer<String, String> producer, OutboxSettings settings,
+      Clock clock) {
+    this.collection = collection;
+    this.producer = producer;
+    this.settings = settings;
+    this.clock = clock;
+    // a real MongoDB serves the sweep from this; the embedded store ignores non-unique indexes and scans
+    collection.createIndex(Indexes.ascending(PENDING_SINCE),
+        new IndexOptions().name("outbox_pending_since").sparse(true));
+  }
+
+  /**
+   * Inserts a new aggregate's document together with its events (one write), then publishes them. Errors of the
+   * insert (such as a duplicate key) reach the caller and nothing is published.
+   */
+  public void insert(Document document, List<OutboxEvent> events) {
+    if (!events.isEmpty()) {
+      document.put(EVENTS, toDocuments(events));
+      document.put(PENDING_SINCE, Date.from(clock.instant()));
+    }
+    collection.insertOne(document);
+    publish(document.get(ID), events);
+  }
+
+  /**
+   * Applies a state change and appends its events in one atomic {@code findOneAndUpdate}. The filter names the
+   * expected current state, which makes the change a compare-and-set: when it matches nothing (a late or duplicate
+   * transition) nothing is written, nothing is published and null is returned. Otherwise the events are published and
+   * the document as it is after the update is returned. {@code update} must not touch the outbox fields.
+   */
+  public Document update(Bson filter, Bson update, List<OutboxEvent> events) {
+    Bson change = update;
+    if (!events.isEmpty()) {
+      // $min keeps the time of the oldest pending event when earlier events are still waiting for their ack
+      change = Updates.combine(update, Updates.pushEach(EVENTS, toDocuments(events)),
+          Updates.min(PENDING_SINCE, Date.from(clock.instant())));
+    }
+    Document after = collection.findOneAndUpdate(filter, change,
+        new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER));
+    if (after != null) {
+      publish(after.get(ID), events);
+    }
+    return after;
+  }
+
+  /**
+   * Hands events stored in the document with this id to Kafka, without waiting; each acknowledged event is then
+   * removed from the document. Events this process is already publishing are skipped.
+   */
+  public void publish(Object documentId, List<OutboxEvent> events) {
+    List<OutboxEvent> mine = events.stream().filter(e -> inFlight.add(e.eventId())).toList();
+    if (mine.isEmpty()) {
+      return;
+    }
+    // on a worker, so that a request thread never waits for Kafka metadata or a full send buffer
+    run(() -> send(documentId, mine));
+  }
+
+  /** Republishes the events of documents pending for longer than the grace period; returns how many were sent. */
+  public int sweep() {
+    Date cutoff = Date.from(clock.instant().minus(settings.gracePeriod()));
+    int sent = 0;
+    List<Document> stale = collection.find(Filters.lt(PENDING_SINCE, cutoff))
+        .projection(Projections.include(ID, EVENTS, PENDING_SINCE))
+        .limit(settings.sweepBatch())
+        .into(new ArrayList<>());
+    for (Document document : stale) {
+      Object id = document.get(ID);
+      List<Document> pending = document.getList(EVENTS, Document.class, List.of());
+      if (pending.isEmpty()) {
+        // a fallback acknowledgement emptied the array but could not clear the marker
+        collection.updateOne(Filters.and(Filters.eq(ID, id),
+                Filters.or(Filters.exists(EVENTS, false), Filters.size(EVENTS, 0))),
+            Updates.combine(Updates.unset(EVENTS), Updates.unset(PENDING_SINCE)));
+        continue;
+      }
+      List<OutboxEvent> events = pending.stream().map(OutboxEvent::fromDocument)
+          .filter(e -> !inFlight.contains(e.eventId())).toList();
+      if (!events.isEmpty()) {
+        log.info("republishing {} stale outbox event(s) of {} {}", events.size(), collection.getNamespace(), id);
+        publish(id, events);
+        sent += events.size();
+      }
+    }
+    return sent;
+  }
+
+  /** Starts sweeping every {@link OutboxSettings#sweepInterval()}. */
+  public synchronized Outbox start() {
+    if (sweeper == null) {
+      sweeper = Executors.newSingleThreadScheduledExecutor(
+          Thread.ofPlatform().daemon().name("outbox-sweeper-" + collection.getNamespace().getCollectionName())
+              .factory());
+      long period = settings.sweepInterval().toMillis();
+      sweeper.scheduleWithFixedDelay(this::sweepSafely, period, period, TimeUnit.MILLISECONDS);
+    }
+    return this;
+  }
+
+  /** Stops the sweeper and waits briefly for acknowledgements in progress; the producer stays open. */
+  @Override
+  public synchronized void close() {
+    if (sweeper != null) {
+      sweeper.shutdownNow();
+      sweeper = null;
+    }
+    workers.shutdown();
+    try {
+      producer.flush();
+      workers.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      log.warn("outbox of {} closed with events in flight: {}", collection.getNamespace(), e.toString());
+    }
+  }
+
+  private void sweepSafely() {
+    try {
+      sweep();
+    } catch (RuntimeException e) {
+      log.warn("outbox sweep of {} failed: {}", collection.getNamespace(), e.toString());
+    }
+  }
+
+  private void send(Object documentId, List<OutboxEvent> events) {
+    Batch batch = new Batch(documentId, events);
+    for (OutboxEvent event : events) {
+      try {
+        producer.send(new ProducerRecord<>(event.topic(), event.key(), event.payload()),
+            (metadata, failure) -> batch.done(event, failure));
+      } catch (RuntimeException e) {
+        batch.done(event, e);
+      }
+    }
+  }
+
+  /** Removes acknowledged events with as few writes as possible (one, unless other events arrived meanwhile). */
+  private void acknowledge(Object documentId, List<String> eventIds) {
+    Bson clearAll = Updates.combine(Updates.unset(EVENTS), Updates.unset(PENDING_SINCE));
+    UpdateResult exact = collection.updateOne(Filters.and(Filters.eq(ID, documentId),
+        Filters.size(EVENTS, eventIds.size()), Filters.all(EVENTS + ".eventId", eventIds)), clearAll);
+    if (exact.getMatchedCount() > 0) {
+      return;
+    }
+    collection.updateOne(Filters.eq(ID, documentId),
+        new Document("$pull", new Document(EVENTS, new Document("eventId", new Document("$in", eventIds)))));
+    collection.updateOne(Filters.and(Filters.eq(ID, documentId), Filters.size(EVENTS, 0)), clearAll);
+  }
+
+  private void run(Runnable task) {
+    try {
+      workers.execute(task);
+    } catch (RejectedExecutionException e) {
+      task.run(); // closing: finish on the caller's thread rather than drop the work
+    }
+  }
+
+  private static List<Document> toDocuments(List<OutboxEvent> events) {
+    return events.stream().map(OutboxEvent::toDocument).toList();
+  }
+
+  /** The events of one publication; the last answer from Kafka triggers the acknowledgement write. */
+  private final class Batch {
+
+    private final Object documentId;
+    private final List<OutboxEvent> events;
+    private final List<String> acknowledged = new ArrayList<>();
+    private final AtomicInteger outstanding;
+
+    Batch(Object documentId, List<OutboxEvent> events) {
+      this.documentId = documentId;
+      this.events = events;
+      this.outstanding = new AtomicInteger(events.size());
+    }
+
+    void done(OutboxEvent event, Exception failure) {
+      if (failure == null) {
+        synchronized (acknowledged) {
+          acknowledged.add(event.eventId());
+        }
+      } else {
+        log.warn("publishing event {} to {} failed, the sweeper will retry: {}", event.eventId(), event.topic(),
+            failure.toString());
+      }
+      if (outstanding.decrementAndGet() == 0) {
+        // the producer's I/O thread must not block on the store
+        run(this::finish);
+      }
+    }
+
+    private void finish() {
+      try {
+        List<String> ids;
+        synchronized (acknowledged) {
+          ids = List.copyOf(acknowledged);
+        }
+        if (!ids.isEmpty()) {
+          acknowledge(documentId, ids);
+        }
+      } catch (RuntimeException e) {
+        log.warn("removing acknowledged events of {} failed, the sweeper will republish them: {}", documentId,
+            e.toString());
+      } finally {
+        events.forEach(e -> inFlight.remove(e.eventId()));
+      }
+    }
+  }
+}

@@ -1,0 +1,227 @@
+package dev.lipa.common.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Updates;
+import dev.lipa.common.events.EventEnvelope;
+import dev.lipa.common.testsupport.SharedInfra;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.bson.Document;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The outbox against the real broker and the Mongo wire server of {@link SharedInfra}. */
+class OutboxIntegrationTests {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static MongoClient mongo;
+  private static Producer<String, String> producer;
+
+  private MongoCollection<Document> collection;
+  private String topic;
+  private Outbox outbox;
+
+  @BeforeAll
+  static void connect() {
+    mongo = MongoClients.create(SharedInfra.mongoUri());
+    Properties props = new Properties();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafkaBootstrapServers());
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+    props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+    producer = new KafkaProducer<>(props);
+  }
+
+  @AfterAll
+  static void disconnect() {
+    producer.close();
+    mongo.close();
+  }
+
+  @BeforeEach
+  void freshCollectionAndTopic() {
+    String name = "outbox-" + UUID.randomUUID();
+    collection = mongo.getDatabase("outbox-tests").getCollection(name);
+    topic = "test." + name;
+    outbox = new Outbox(collection, producer,
+        new OutboxSettings(Duration.ofMillis(100), Duration.ofSeconds(1), 100), Clock.systemUTC());
+  }
+
+  @AfterEach
+  void closeOutbox() {
+    outbox.close();
+  }
+
+  @Test
+  void publishesAnInsertedDocumentsEventOnceAndRemovesItAfterTheAcknowledgement() {
+    OutboxEvent event = event("a-1");
+    outbox.insert(new Document("_id", "a-1").append("status", "PENDING"), List.of(event));
+
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+      Document stored = collection.find(Filters.eq("_id", "a-1")).first();
+      assertThat(stored).doesNotContainKeys(Outbox.EVENTS, Outbox.PENDING_SINCE).containsEntry("status", "PENDING");
+    });
+    List<ConsumerRecord<String, String>> records = consume(Duration.ofSeconds(2));
+    assertThat(records).singleElement().satisfies(r -> {
+      assertThat(r.key()).isEqualTo("a-1");
+      assertThat(r.value()).isEqualTo(event.payload());
+    });
+    assertThat(JSON.readTree(records.get(0).value()).get("eventId").stringValue()).isEqualTo(event.eventId());
+  }
+
+  @Test
+  void appendsEventsWithAGuardedTransitionAndPublishesThemOnce() {
+    outbox.insert(new Document("_id", "a-2").append("status", "PENDING"), List.of());
+    OutboxEvent first = event("a-2");
+    OutboxEvent second = event("a-2");
+
+    Document after = outbox.update(Filters.and(Filters.eq("_id", "a-2"), Filters.eq("status", "PENDING")),
+        Updates.set("status", "SUCCESS"), List.of(first, second));
+
+    assertThat(after).containsEntry("status", "SUCCESS");
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
+        collection.find(Filters.eq("_id", "a-2")).first()).doesNotContainKeys(Outbox.EVENTS, Outbox.PENDING_SINCE));
+    assertThat(consume(Duration.ofSeconds(2))).extracting(ConsumerRecord::value)
+        .containsExactly(first.payload(), second.payload());
+  }
+
+  @Test
+  void writesAndPublishesNothingWhenTheExpectedStateDoesNotMatch() {
+    outbox.insert(new Document("_id", "a-3").append("status", "SUCCESS"), List.of());
+
+    Document after = outbox.update(Filters.and(Filters.eq("_id", "a-3"), Filters.eq("status", "PENDING")),
+        Updates.set("status", "FAILED"), List.of(event("a-3")));
+
+    assertThat(after).isNull();
+    assertThat(collection.find(Filters.eq("_id", "a-3")).first())
+        .containsEntry("status", "SUCCESS").doesNotContainKeys(Outbox.EVENTS, Outbox.PENDING_SINCE);
+    assertThat(consume(Duration.ofSeconds(2))).isEmpty();
+  }
+
+  @Test
+  void sweeperRepublishesEventsACrashLeftBehind() {
+    OutboxEvent leftOver = event("a-4");
+    // what a process that died between its write and the acknowledgement leaves in the store
+    collection.insertOne(new Document("_id", "a-4").append("status", "PENDING")
+        .append(Outbox.EVENTS, List.of(leftOver.toDocument()))
+        .append(Outbox.PENDING_SINCE, Date.from(Instant.now().minusSeconds(60))));
+
+    outbox.start();
+
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
+        collection.find(Filters.eq("_id", "a-4")).first()).doesNotContainKeys(Outbox.EVENTS, Outbox.PENDING_SINCE));
+    assertThat(consume(Duration.ofSeconds(2))).extracting(ConsumerRecord::value).contains(leftOver.payload());
+  }
+
+  @Test
+  void sweeperLeavesRecentlyWrittenEventsToTheirWriter() {
+    OutboxEvent recent = event("a-5");
+    collection.insertOne(new Document("_id", "a-5")
+        .append(Outbox.EVENTS, List.of(recent.toDocument()))
+        .append(Outbox.PENDING_SINCE, new Date()));
+
+    assertThat(outbox.sweep()).isZero();
+  }
+
+  @Test
+  void keepsTheOldestPendingTimeAndOnlyRemovesAcknowledgedEventsWhenOthersAreWaiting() {
+    OutboxEvent stale = event("a-6");
+    Date since = Date.from(Instant.now().minusSeconds(600));
+    collection.insertOne(new Document("_id", "a-6").append("status", "PENDING")
+        .append(Outbox.EVENTS, List.of(stale.toDocument())).append(Outbox.PENDING_SINCE, since));
+    OutboxEvent fresh = event("a-6");
+
+    outbox.update(Filters.eq("_id", "a-6"), Updates.set("status", "SUCCESS"), List.of(fresh));
+
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+      Document stored = collection.find(Filters.eq("_id", "a-6")).first();
+      assertThat(stored.getList(Outbox.EVENTS, Document.class)).extracting(d -> d.getString("eventId"))
+          .containsExactly(stale.eventId());
+      assertThat(stored.getDate(Outbox.PENDING_SINCE)).isEqualTo(since);
+    });
+
+    assertThat(outbox.sweep()).isEqualTo(1);
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
+        collection.find(Filters.eq("_id", "a-6")).first()).doesNotContainKeys(Outbox.EVENTS, Outbox.PENDING_SINCE));
+    assertThat(consume(Duration.ofSeconds(2))).extracting(ConsumerRecord::value)
+        .containsExactlyInAnyOrder(fresh.payload(), stale.payload());
+  }
+
+  @Test
+  void keepsAnEventKafkaRefusedUntilTheSweeperGetsItThrough() {
+    MockProducer<String, String> refusing = new MockProducer<>(false, null, new StringSerializer(),
+        new StringSerializer());
+    OutboxEvent event = event("a-7");
+    try (Outbox unlucky = new Outbox(collection, refusing, OutboxSettings.DEFAULTS, Clock.systemUTC())) {
+      unlucky.insert(new Document("_id", "a-7"), List.of(event));
+      await().atMost(Duration.ofSeconds(5)).until(() -> refusing.history().size() == 1);
+      assertThat(refusing.errorNext(new TimeoutException("broker unreachable"))).isTrue();
+    }
+
+    assertThat(collection.find(Filters.eq("_id", "a-7")).first().getList(Outbox.EVENTS, Document.class))
+        .extracting(d -> d.getString("eventId")).containsExactly(event.eventId());
+
+    outbox.start();
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
+        collection.find(Filters.eq("_id", "a-7")).first()).doesNotContainKeys(Outbox.EVENTS, Outbox.PENDING_SINCE));
+    assertThat(consume(Duration.ofSeconds(2))).extracting(ConsumerRecord::value).containsExactly(event.payload());
+  }
+
+  private OutboxEvent event(String key) {
+    return OutboxEvent.of(topic, key, EventEnvelope.create("test.happened", "org-1", Map.of("key", key)), JSON);
+  }
+
+  /** Everything on this test's topic, read until nothing new arrived for {@code quiet}. */
+  private List<ConsumerRecord<String, String>> consume(Duration quiet) {
+    Properties props = new Properties();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafkaBootstrapServers());
+    props.put(ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID());
+    props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+    props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+    List<ConsumerRecord<String, String>> records = new ArrayList<>();
+    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
+      consumer.subscribe(List.of(topic));
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      long quietSince = System.nanoTime();
+      while (System.nanoTime() < deadline) {
+        var batch = consumer.poll(Duration.ofMillis(200));
+        batch.forEach(records::add);
+        if (!batch.isEmpty()) {
+          quietSince = System.nanoTime();
+        } else if (!consumer.assignment().isEmpty() && System.nanoTime() - quietSince > quiet.toNanos()) {
+          break;
+        }
+      }
+    }
+    return records;
+  }
+}
