@@ -1,0 +1,25 @@
+package dev.lipa.gateway;
+
+import java.util.Set;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The gateway's own rules ({@code lipa.gateway.*}). Upstream URIs and timeouts live under
+ * {@code lipa.gateway.upstreams.<service>.*} and are wired into the routes in application.yml.
+ *
+ * @param maxBodyBytes the largest request body proxied, declared (Content-Length) or streamed (chunked)
+ * @param deviceIdPaths exact paths that need a non-blank {@code Device-Id} header (spec endpoints 17 and 18)
+ */
+@ConfigurationProperties("lipa.gateway")
+public record GatewayProperties(
+    @DefaultValue("65536") long maxBodyBytes,
+    @DefaultValue({"/api/v1/tz/collections/single", "/api/v1/tz/spending/single"}) Set<String> deviceIdPaths) {
+
+  public GatewayProperties {
+    if (maxBodyBytes <= 0) {
+      throw new IllegalArgumentException("lipa.gateway.max-body-bytes must be positive, was " + maxBodyBytes);
+    }
+    deviceIdPaths = Set.copyOf(deviceIdPaths);
+  }
+}

@@ -1,0 +1,102 @@
+package dev.lipa.gateway.web;
+
+import dev.lipa.common.security.InvalidTokenException;
+import dev.lipa.common.web.Envelope;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The gateway's own answers, as the platform's {@code status}/{@code message}/{@code data} envelope. The bodies are
+ * serialized once: a refused request costs no JSON work.
+ */
+@Component
+public class Envelopes {
+
+  public static final String DEVICE_ID = "Device-Id";
+
+  private final JsonMapper json;
+  private final byte[] unauthorized;
+  private final byte[] notFound;
+  private final byte[] unsupportedMediaType;
+  private final byte[] payloadTooLarge;
+  private final byte[] missingDeviceId;
+  private final byte[] authenticationUnavailable;
+  private final byte[] internalError;
+  private final Map<String, byte[]> unavailable = new ConcurrentHashMap<>();
+  private final Map<HttpStatus, byte[]> byStatus = new ConcurrentHashMap<>();
+
+  public Envelopes(JsonMapper json) {
+    this.json = json;
+    unauthorized = bytes(HttpStatus.UNAUTHORIZED, InvalidTokenException.PUBLIC_MESSAGE);
+    notFound = bytes(HttpStatus.NOT_FOUND, "Not found");
+    unsupportedMediaType = bytes(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type must be application/json");
+    payloadTooLarge = bytes(HttpStatus.CONTENT_TOO_LARGE, "Request body too large");
+    missingDeviceId = json.writeValueAsBytes(Envelope.invalid("Missing required header " + DEVICE_ID,
+        Map.of(DEVICE_ID, List.of(DEVICE_ID + " header is required"))));
+    authenticationUnavailable = bytes(HttpStatus.SERVICE_UNAVAILABLE, "authentication is temporarily unavailable");
+    internalError = bytes(HttpStatus.INTERNAL_SERVER_ERROR, "Internal server error");
+  }
+
+  public Mono<Void> unauthorized(ServerWebExchange exchange) {
+    exchange.getResponse().getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+    return write(exchange, HttpStatus.UNAUTHORIZED, unauthorized);
+  }
+
+  public Mono<Void> notFound(ServerWebExchange exchange) {
+    return write(exchange, HttpStatus.NOT_FOUND, notFound);
+  }
+
+  public Mono<Void> unsupportedMediaType(ServerWebExchange exchange) {
+    return write(exchange, HttpStatus.UNSUPPORTED_MEDIA_TYPE, unsupportedMediaType);
+  }
+
+  public Mono<Void> payloadTooLarge(ServerWebExchange exchange) {
+    return write(exchange, HttpStatus.CONTENT_TOO_LARGE, payloadTooLarge);
+  }
+
+  public Mono<Void> missingDeviceId(ServerWebExchange exchange) {
+    return write(exchange, HttpStatus.BAD_REQUEST, missingDeviceId);
+  }
+
+  public Mono<Void> authenticationUnavailable(ServerWebExchange exchange) {
+    return write(exchange, HttpStatus.SERVICE_UNAVAILABLE, authenticationUnavailable);
+  }
+
+  /** The upstream service is down, too slow, or its circuit breaker is open. */
+  public Mono<Void> serviceUnavailable(ServerWebExchange exchange, String service) {
+    byte[] body = unavailable.computeIfAbsent(service,
+        s -> bytes(HttpStatus.SERVICE_UNAVAILABLE, s + " is temporarily unavailable"));
+    return write(exchange, HttpStatus.SERVICE_UNAVAILABLE, body);
+  }
+
+  public Mono<Void> internalError(ServerWebExchange exchange) {
+    return write(exchange, HttpStatus.INTERNAL_SERVER_ERROR, internalError);
+  }
+
+  /** Any other status, with its standard reason phrase as the message (never an exception's text). */
+  public Mono<Void> status(ServerWebExchange exchange, HttpStatus status) {
+    return write(exchange, status, byStatus.computeIfAbsent(status, s -> bytes(s, s.getReasonPhrase())));
+  }
+
+  private byte[] bytes(HttpStatus status, String message) {
+    return json.writeValueAsBytes(Envelope.error(status, message));
+  }
+
+  private static Mono<Void> write(ServerWebExchange exchange, HttpStatus status, byte[] body) {
+    ServerHttpResponse response = exchange.getResponse();
+    response.setStatusCode(status);
+    HttpHeaders headers = response.getHeaders();
+    headers.setContentType(MediaType.APPLICATION_JSON);
+    headers.setContentLength(body.length);
+    return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+  }
+}

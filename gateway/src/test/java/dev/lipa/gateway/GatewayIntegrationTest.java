@@ -1,0 +1,60 @@
+package dev.lipa.gateway;
+
+import dev.lipa.common.testsupport.TestHttp;
+import dev.lipa.common.testsupport.TestIssuer;
+import dev.lipa.gateway.support.EchoUpstreams;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The one Spring context of the gateway's integration tests: the gateway on a random port in front of echoing
+ * upstreams (callback-dispatcher pointed at a port nobody listens on), tokens from the shared test issuer, and a
+ * payouts response timeout of one second so slow-upstream tests stay quick.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+public abstract class GatewayIntegrationTest {
+
+  protected static final EchoUpstreams UPSTREAMS = EchoUpstreams.shared();
+  protected static final TestIssuer ISSUER = TestIssuer.shared();
+  protected static final long PAYOUTS_TIMEOUT_MILLIS = 1000;
+
+  @LocalServerPort
+  protected int port;
+
+  @DynamicPropertySource
+  static void gatewayProperties(DynamicPropertyRegistry registry) {
+    registry.add("lipa.security.jwks-uri", ISSUER::jwksUri);
+    for (String service : new String[] {"auth-service", "checkout-service", "collections-service",
+        "payouts-service"}) {
+      registry.add("lipa.gateway.upstreams." + service + ".uri", () -> UPSTREAMS.uri(service));
+    }
+    registry.add("lipa.gateway.upstreams.callback-dispatcher.uri", UPSTREAMS::deadUri);
+    registry.add("lipa.gateway.upstreams.payouts-service.response-timeout-millis", () -> PAYOUTS_TIMEOUT_MILLIS);
+  }
+
+  protected TestHttp http() {
+    return new TestHttp("http://localhost:" + port);
+  }
+
+  protected String baseUrl() {
+    return "http://localhost:" + port;
+  }
+
+  protected static String validToken() {
+    return ISSUER.accessToken(UUID.randomUUID().toString());
+  }
+
+  /** Bearer header for a fresh organisation plus any extra headers (name, value, name, value...). */
+  protected static Map<String, String> authorized(String... extra) {
+    Map<String, String> headers = new HashMap<>(TestHttp.bearer(validToken()));
+    for (int i = 0; i < extra.length; i += 2) {
+      headers.put(extra[i], extra[i + 1]);
+    }
+    return headers;
+  }
+}
