@@ -53,17 +53,9 @@ public class TokenVerifier {
       throw new InvalidTokenException("no token");
     }
     Instant now = clock.instant();
-    long generation = keys.generation();
-    if (generation != cacheGeneration) {
-      cache.clear();
-      cacheGeneration = generation;
-    }
-    Cached cached = cache.get(token);
-    if (cached != null && now.isBefore(cached.until) && cached.generation == generation) {
-      if (!cached.token.type().equals(expectedType)) {
-        throw new InvalidTokenException("token type " + cached.token.type());
-      }
-      return cached.token;
+    VerifiedToken known = cached(token, expectedType, now);
+    if (known != null) {
+      return known;
     }
     VerifiedToken verified = verifyUncached(token, expectedType, now);
     if (cache.size() >= MAX_CACHED) {
@@ -73,6 +65,30 @@ public class TokenVerifier {
     Instant ttl = now.plus(cacheTtl);
     cache.put(token, new Cached(verified, until.isBefore(ttl) ? until : ttl, keys.generation()));
     return verified;
+  }
+
+  /**
+   * The token when it was verified recently as this type and is still valid, or null; never blocks (no signature
+   * check, no key fetch), so a reactive caller can admit repeat callers on its event loop.
+   */
+  public VerifiedToken cached(String token, String expectedType) {
+    return token == null ? null : cached(token, expectedType, clock.instant());
+  }
+
+  private VerifiedToken cached(String token, String expectedType, Instant now) {
+    long generation = keys.generation();
+    if (generation != cacheGeneration) {
+      cache.clear();
+      cacheGeneration = generation;
+    }
+    Cached cached = cache.get(token);
+    if (cached == null || !now.isBefore(cached.until) || cached.generation != generation) {
+      return null;
+    }
+    if (!cached.token.type().equals(expectedType)) {
+      throw new InvalidTokenException("token type " + cached.token.type());
+    }
+    return cached.token;
   }
 
   private VerifiedToken verifyUncached(String token, String expectedType, Instant now) {

@@ -35,7 +35,7 @@ class SecurityConfiguration {
   }
 
   @Bean
-  AccessTokens accessTokens(TokenVerifier verifier, JwksKeys keys, SecurityProperties properties, Clock clock) {
-    return new AccessTokens(verifier, keys, clock, properties.verifiedTokenCacheTtl());
+  AccessTokens accessTokens(TokenVerifier verifier) {
+    return new AccessTokens(verifier);
   }
 }

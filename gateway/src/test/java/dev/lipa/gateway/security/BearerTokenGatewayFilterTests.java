@@ -80,7 +80,7 @@ class BearerTokenGatewayFilterTests {
     Clock clock = Clock.systemUTC();
     JwksKeys keys = new JwksKeys(jwks, clock, Duration.ofSeconds(10));
     TokenVerifier verifier = new TokenVerifier(keys, "lipa-auth", "lipa-api", clock, Duration.ofMinutes(5));
-    return new BearerTokenGatewayFilter(new AccessTokens(verifier, keys, clock, Duration.ofMinutes(5)),
+    return new BearerTokenGatewayFilter(new AccessTokens(verifier),
         new Envelopes(JsonMapper.builder().build()));
   }
 
