@@ -57,7 +57,9 @@ class RoutingIntegrationTests extends GatewayIntegrationTest {
           endpoint("refresh token", "POST", "/api/v1/refresh-token", false, "auth-service"),
           endpoint("JWKS", "GET", "/.well-known/jwks.json", false, "auth-service"),
           endpoint("operator admin API", "POST", "/admin/organisations", false, "auth-service"),
-          endpoint("hosted checkout page", "GET", "/checkout/cs_123", false, "checkout-service"));
+          endpoint("hosted checkout page", "GET", "/checkout/cs_123", false, "checkout-service"),
+          endpoint("partner bank notification", "POST", "/api/v1/banks/kcb/notifications", false,
+              "collections-service"));
     }
 
     @ParameterizedTest

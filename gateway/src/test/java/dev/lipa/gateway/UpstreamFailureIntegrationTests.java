@@ -33,6 +33,14 @@ class UpstreamFailureIntegrationTests extends GatewayIntegrationTest {
     }
 
     @Test
+    void routesTheDispatchersOperatorPathsToTheDispatcherNotToAuthService() {
+      TestHttp.Response response = http().get("/admin/v1/callbacks/dead", java.util.Map.of());
+
+      assertThat(response.status()).isEqualTo(503);
+      assertThat(response.body()).isEqualTo(DISPATCHER_DOWN);
+    }
+
+    @Test
     void opensTheServicesCircuitBreakerAndKeepsAnsweringTheSameEnvelope() {
       CircuitBreaker breaker = circuitBreakers.circuitBreaker("callback-dispatcher");
       assertThat(breaker.getCircuitBreakerConfig().getMinimumNumberOfCalls())

@@ -4,6 +4,7 @@ import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import dev.lipa.infra.bench.CountingStoreBackend;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
@@ -41,7 +42,8 @@ public final class EmbeddedStore {
       Files.createDirectories(data.toAbsolutePath().getParent());
       backend = new H2Backend(data.toAbsolutePath().toString());
     }
-    MongoServer server = new MongoServer(backend);
+    // counts write statements per database and reports them in serverStatus, for ./platform bench
+    MongoServer server = new MongoServer(new CountingStoreBackend(backend));
     server.bind(host, port);
     System.out.printf("store ready on %s:%d (%s)%n", host, port, memory ? "memory" : "h2 " + data.toAbsolutePath());
     CountDownLatch stopped = new CountDownLatch(1);

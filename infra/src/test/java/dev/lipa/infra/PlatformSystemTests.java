@@ -11,11 +11,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -129,6 +133,17 @@ class PlatformSystemTests {
 
   @Test
   @Order(3)
+  void smokeBenchReconcilesEveryAcceptedPushWithExactlyOneCallback() throws Exception {
+    Result bench = platform("bench", "--smoke");
+    assertThat(bench.exitCode).as("./platform bench --smoke").isZero();
+    Matcher accepted = Pattern.compile("accepted \\(201\\): (\\d+) ").matcher(bench.output);
+    assertThat(accepted.find()).as("the reconciliation line").isTrue();
+    assertThat(Long.parseLong(accepted.group(1))).isPositive();
+    assertThat(bench.output).contains("lost: 0 ", "duplicated: 0 ", "bench: OK");
+  }
+
+  @Test
+  @Order(4)
   void upTwiceStartsNothingTwice() throws Exception {
     Map<String, String> before = pids();
     Result again = platform("up");
@@ -138,7 +153,7 @@ class PlatformSystemTests {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void dataSurvivesDownThenUp() throws Exception {
     String organisationId = credentials().path("organisationId").asString();
     assertThat(platform("down").exitCode).isZero();
@@ -176,15 +191,17 @@ class PlatformSystemTests {
   private record Result(int exitCode, String output) {
   }
 
-  private static Result platform(String command) throws Exception {
-    ProcessBuilder builder = new ProcessBuilder(ROOT.resolve("platform").toString(), command)
+  private static Result platform(String... command) throws Exception {
+    List<String> line = new ArrayList<>(List.of(ROOT.resolve("platform").toString()));
+    line.addAll(List.of(command));
+    ProcessBuilder builder = new ProcessBuilder(line)
         .directory(ROOT.toFile())
         .redirectErrorStream(true);
     builder.environment().putAll(ENV);
     Process process = builder.start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     boolean finished = process.waitFor(Duration.ofMinutes(5).toSeconds(), TimeUnit.SECONDS);
-    System.out.println("./platform " + command + ":\n" + output);
+    System.out.println("./platform " + String.join(" ", command) + ":\n" + output);
     return new Result(finished ? process.exitValue() : -1, output);
   }
 }
