@@ -15,6 +15,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param operatorToken the platform team's credential for {@code /admin/**}; blank means the admin API is closed
  * @param environment the environment new organisations belong to
  * @param zone the zone record times are shown in
+ * @param outbox how the organisations' outbox sweeper republishes what a crash left behind
  */
 @ConfigurationProperties("lipa.auth")
 public record AuthProperties(
@@ -24,7 +25,8 @@ public record AuthProperties(
     @DefaultValue("1800s") Duration refreshTokenTtl,
     String operatorToken,
     @DefaultValue("sandbox") String environment,
-    @DefaultValue("Africa/Nairobi") ZoneId zone) {
+    @DefaultValue("Africa/Nairobi") ZoneId zone,
+    @DefaultValue Outbox outbox) {
 
   public AuthProperties {
     if (issuer == null || issuer.isBlank() || audience == null || audience.isBlank()) {
@@ -35,10 +37,30 @@ public record AuthProperties(
           "lipa.auth.access-token-ttl must be positive and lipa.auth.refresh-token-ttl at least as long");
     }
     operatorToken = operatorToken == null || operatorToken.isBlank() ? null : operatorToken;
+    outbox = outbox == null ? new Outbox(Duration.ofSeconds(5), Duration.ofSeconds(30), 500) : outbox;
   }
 
   /** Whether the operator API may be used at all; without a configured token it stays closed, never open. */
   public boolean operatorApiConfigured() {
     return operatorToken != null;
+  }
+
+  /**
+   * @param sweepInterval how often stale outbox events are looked for
+   * @param gracePeriod how long an event may wait for its acknowledgement before the sweeper republishes it
+   * @param sweepBatch documents per sweep
+   */
+  public record Outbox(
+      @DefaultValue("5s") Duration sweepInterval,
+      @DefaultValue("30s") Duration gracePeriod,
+      @DefaultValue("500") int sweepBatch) {
+
+    public Outbox {
+      if (sweepInterval.isNegative() || sweepInterval.isZero() || gracePeriod.isNegative() || gracePeriod.isZero()
+          || sweepBatch < 1) {
+        throw new IllegalArgumentException(
+            "lipa.auth.outbox.sweep-interval and grace-period must be positive, sweep-batch at least 1");
+      }
+    }
   }
 }

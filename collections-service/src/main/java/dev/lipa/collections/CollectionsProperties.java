@@ -2,6 +2,7 @@ package dev.lipa.collections;
 
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -12,13 +13,17 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param outbox how the outbox sweeper republishes what a crash left behind
  * @param sandbox the sandbox rail simulator
  * @param overdue when a PENDING push counts as overdue and its outcome is asked for again
+ * @param idempotency how long Idempotency-Key responses are kept and how keys are looked after
+ * @param bank the partner banks that may notify deposits, and how their signatures are checked
  */
 @ConfigurationProperties("lipa.collections")
 public record CollectionsProperties(
     @DefaultValue("Africa/Nairobi") ZoneId zone,
     @DefaultValue Outbox outbox,
     @DefaultValue Sandbox sandbox,
-    @DefaultValue Overdue overdue) {
+    @DefaultValue Overdue overdue,
+    @DefaultValue Idempotency idempotency,
+    @DefaultValue Bank bank) {
 
   /**
    * @param sweepInterval how often stale outbox events are looked for
@@ -69,6 +74,58 @@ public record CollectionsProperties(
       if (sweepBatch < 1) {
         throw new IllegalArgumentException("lipa.collections.overdue.sweep-batch must be at least 1");
       }
+    }
+  }
+
+  /**
+   * @param retention how long a key and its response are kept (at least 24h)
+   * @param lease how long a key stays in flight before a retry may take over from a claimant that died
+   * @param cleanupInterval how often expired keys are deleted (the embedded store ignores TTL indexes)
+   */
+  public record Idempotency(
+      @DefaultValue("24h") Duration retention,
+      @DefaultValue("30s") Duration lease,
+      @DefaultValue("10m") Duration cleanupInterval) {
+
+    public Idempotency {
+      positive("lipa.collections.idempotency.lease", lease);
+      positive("lipa.collections.idempotency.cleanup-interval", cleanupInterval);
+      if (retention == null || retention.compareTo(Duration.ofHours(24)) < 0) {
+        throw new IllegalArgumentException("lipa.collections.idempotency.retention must be at least 24h");
+      }
+    }
+  }
+
+  /**
+   * @param partners the partner banks by bank code (the {@code {bankCode}} of the notification path, lowercase
+   *     letters, digits and hyphens), each with the shared secret its notifications are signed with
+   * @param signatureTolerance how far a signature's timestamp may be from our clock, either way
+   */
+  public record Bank(
+      @DefaultValue Map<String, Partner> partners,
+      @DefaultValue("5m") Duration signatureTolerance) {
+
+    public Bank {
+      partners = partners == null ? Map.of() : Map.copyOf(partners);
+      positive("lipa.collections.bank.signature-tolerance", signatureTolerance);
+      partners.forEach((code, partner) -> {
+        if (!code.matches("[a-z0-9-]{2,32}")) {
+          throw new IllegalArgumentException("lipa.collections.bank.partners: bank code '" + code
+              + "' must be 2 to 32 lowercase letters, digits or hyphens");
+        }
+        if (partner == null || partner.secret() == null || partner.secret().isBlank()) {
+          throw new IllegalArgumentException("lipa.collections.bank.partners." + code + ".secret must be set");
+        }
+      });
+    }
+  }
+
+  /** @param secret the HMAC-SHA256 key shared with the bank; a long random value */
+  public record Partner(String secret) {
+
+    @Override
+    public String toString() {
+      return "Partner[secret=***]";
     }
   }
 

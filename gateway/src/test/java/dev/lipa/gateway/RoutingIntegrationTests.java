@@ -58,6 +58,8 @@ class RoutingIntegrationTests extends GatewayIntegrationTest {
           endpoint("JWKS", "GET", "/.well-known/jwks.json", false, "auth-service"),
           endpoint("operator admin API", "POST", "/admin/organisations", false, "auth-service"),
           endpoint("hosted checkout page", "GET", "/checkout/cs_123", false, "checkout-service"),
+          endpoint("balances", "GET", "/api/sandbox/v1/balance", true, "payouts-service"),
+          endpoint("sandbox top-up", "POST", "/api/sandbox/v1/balance/top-up", true, "payouts-service"),
           endpoint("partner bank notification", "POST", "/api/v1/banks/kcb/notifications", false,
               "collections-service"));
     }

@@ -25,6 +25,7 @@ public final class SandboxSeeder {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
   private SandboxSeeder() {
   }
@@ -64,6 +65,15 @@ public final class SandboxSeeder {
     require(created, 201, "create the sandbox organisation");
     String organisationId = created.body.path("data").path("organisationId").asText();
 
+    // a bank account of its own, so that sandbox bank deposits (/bank/collection/simulate) have somewhere to land;
+    // random, because an account number belongs to one organisation only
+    String account = String.valueOf(1_000_000_000L + RANDOM.nextLong(9_000_000_000L));
+    ObjectNode profile = JSON.createObjectNode();
+    profile.putArray("bankAccountNumbers").add(account);
+    Answer patched = send("PATCH", gateway + "/admin/v1/organisations/" + organisationId, profile, operator);
+    require(patched, 200, "give the sandbox organisation a bank account");
+    Files.writeString(credentials.resolveSibling("sandbox-bank-account"), account + "\n");
+
     Answer key = post(gateway + "/admin/v1/organisations/" + organisationId + "/api-keys",
         JSON.createObjectNode(), operator);
     require(key, 201, "issue the sandbox API key");
@@ -98,10 +108,15 @@ public final class SandboxSeeder {
   }
 
   private static Answer post(String url, JsonNode body, Map<String, String> headers) throws Exception {
+    return send("POST", url, body, headers);
+  }
+
+  private static Answer send(String method, String url, JsonNode body, Map<String, String> headers)
+      throws Exception {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
         .timeout(Duration.ofSeconds(10))
         .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+        .method(method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
     headers.forEach(request::header);
     IOException last = null;
     for (int attempt = 0; attempt < 20; attempt++) {

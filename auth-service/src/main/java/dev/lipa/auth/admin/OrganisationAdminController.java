@@ -3,7 +3,10 @@ package dev.lipa.auth.admin;
 import dev.lipa.auth.AuthProperties;
 import dev.lipa.auth.apikeys.ApiKeys;
 import dev.lipa.auth.apikeys.IssuedApiKey;
+import dev.lipa.auth.organisations.BankAccountTakenException;
+import dev.lipa.auth.organisations.ConcurrentChangeException;
 import dev.lipa.auth.organisations.NewOrganisation;
+import dev.lipa.auth.organisations.OrganisationChanges;
 import dev.lipa.auth.organisations.Organisations;
 import dev.lipa.common.time.RecordTimes;
 import dev.lipa.common.web.ApiException;
@@ -15,6 +18,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -51,6 +55,22 @@ class OrganisationAdminController {
     return organisations.find(organisationId)
         .map(o -> Envelope.ok("OK", OrganisationView.of(o, zone)))
         .orElseThrow(() -> ApiException.notFound("Organisation not found"));
+  }
+
+  /**
+   * Sets profile fields (see {@link OrganisationChanges}): absent fields stay as they are, an explicit null clears.
+   * Each effective change is a new revision, published to the other services in the same write.
+   */
+  @PatchMapping(path = "/{organisationId}", consumes = MediaType.APPLICATION_JSON_VALUE)
+  Envelope<OrganisationView> change(@PathVariable String organisationId, @RequestBody JsonNode body) {
+    OrganisationChanges changes = OrganisationChanges.from(body);
+    try {
+      return organisations.change(organisationId, changes)
+          .map(o -> Envelope.ok("Organisation updated", OrganisationView.of(o, zone)))
+          .orElseThrow(() -> ApiException.notFound("Organisation not found"));
+    } catch (BankAccountTakenException | ConcurrentChangeException e) {
+      throw ApiException.conflict(e.getMessage());
+    }
   }
 
   @PostMapping("/{organisationId}/api-keys")

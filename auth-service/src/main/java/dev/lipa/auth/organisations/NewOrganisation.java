@@ -15,9 +15,9 @@ public record NewOrganisation(String name, String email, String phoneNumber, Str
   static final int NAME_MAX = 100;
   static final int EMAIL_MAX = 254;
   // E.164: a country code never starts with 0, and a full number has at most 15 digits
-  private static final Pattern PHONE = Pattern.compile("\\+?[1-9][0-9]{7,14}");
+  static final Pattern PHONE = Pattern.compile("\\+?[1-9][0-9]{7,14}");
   // deliberately loose: one @, no spaces, a dot in the domain; the mailbox is the owner's business
-  private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s.]+");
+  static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s.]+");
 
   /** Reads the body, naming every failing field at once ({@link dev.lipa.common.web.ValidationException}). */
   public static NewOrganisation from(JsonNode body) {

@@ -97,7 +97,12 @@ class AdminApiIntegrationTests {
       assertThat(body.get("message").asString()).isEqualTo("Organisation created");
       JsonNode data = body.get("data");
       assertThat(data.propertyNames()).containsExactly("id", "organisationId", "uuid", "name", "phoneNumber",
-          "email", "uniqueReference", "parentOrganisationId", "environment", "createdAt", "updatedAt");
+          "email", "uniqueReference", "parentOrganisationId", "parent", "environment", "collectionCallbackUrl",
+          "bankAccountNumbers", "logoUrl", "displayName", "revision", "createdAt", "updatedAt");
+      assertThat(data.get("parent").asBoolean()).isTrue();
+      assertThat(data.get("revision").asLong()).isEqualTo(1);
+      assertThat(data.get("bankAccountNumbers").isArray()).isTrue();
+      assertThat(data.get("bankAccountNumbers").size()).isZero();
       assertThat(data.get("id").isIntegralNumber()).isTrue();
       assertThat(data.get("id").asLong()).isPositive().isLessThan(1L << 53);
       assertThat(UUID.fromString(data.get("organisationId").asString())).isNotNull();

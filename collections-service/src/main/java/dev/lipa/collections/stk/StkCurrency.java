@@ -4,33 +4,49 @@ import java.util.Arrays;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-/**
- * Currencies an STK push may be requested in, with the rules that belong to them. Only Kenya's is open so far;
- * TZS and UGX join with their rails.
- */
+/** Currencies an STK push may be requested in, each bound to its country, with the rules that belong to them. */
 public enum StkCurrency {
 
-  KSH(true);
-
-  private final boolean accountReferenceRequired;
-
-  StkCurrency(boolean accountReferenceRequired) {
-    this.accountReferenceRequired = accountReferenceRequired;
-  }
+  /** Kenya (M-Pesa): accountReference is required and shown to the customer in the prompt. */
+  KSH(StkCountry.KENYA),
+  /** Tanzania: the channel (Tigo or Airtel C2B) is required and must reach the number. */
+  TZS(StkCountry.TANZANIA),
+  /** Uganda: narration and customerName are required. */
+  UGX(StkCountry.UGANDA);
 
   public static final StkCurrency DEFAULT = KSH;
 
-  /** The spec: accountReference is required for KSH requests. */
-  public boolean accountReferenceRequired() {
-    return accountReferenceRequired;
+  private final StkCountry country;
+
+  StkCurrency(StkCountry country) {
+    this.country = country;
   }
 
-  /** The currency with exactly this code. */
+  public StkCountry country() {
+    return country;
+  }
+
+  /** The spec: accountReference is required for KSH requests. */
+  public boolean accountReferenceRequired() {
+    return this == KSH;
+  }
+
+  /** The spec: channel is needed only for Tanzania. */
+  public boolean channelRequired() {
+    return this == TZS;
+  }
+
+  /** The spec: narration and customerName are needed only for Uganda. */
+  public boolean narrationAndCustomerNameRequired() {
+    return this == UGX;
+  }
+
+  /** The currency with exactly this code (upper case). */
   public static Optional<StkCurrency> of(String code) {
     return Arrays.stream(values()).filter(c -> c.name().equals(code)).findFirst();
   }
 
-  /** "KSH" now; "KSH, TZS, UGX" later: the list in the refusal grows with the enum. */
+  /** "KSH, TZS, UGX". */
   public static String codes() {
     return Arrays.stream(values()).map(Enum::name).collect(Collectors.joining(", "));
   }

@@ -23,6 +23,6 @@ public sealed interface StkEvent {
 
   /** The merchant must be told the outcome at {@code url}; {@code callbackId} stays the same on every retry. */
   record CallbackRequested(String organisationId, UUID requestId, UUID callbackId, String url, StkStatus status,
-      BigDecimal amount, String phoneNumber) implements StkEvent {
+      BigDecimal amount, StkCurrency currency, String phoneNumber) implements StkEvent {
   }
 }

@@ -58,7 +58,8 @@ public class StkOutboxEvents {
         yield record(Topics.COLLECTIONS, key, type, event, data);
       }
       case StkEvent.CallbackRequested callback -> {
-        // exactly the spec's STK callback body; the dispatcher POSTs it as it is
+        // exactly the spec's STK callback body; the dispatcher POSTs it as it is (the currency is the merchant's
+        // own request's, and is in the record and the domain events)
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("requestId", callback.requestId().toString());
         body.put("status", callback.status().name());

@@ -13,10 +13,13 @@ import java.util.UUID;
  */
 public final class StkPush {
 
-  /** What never changes after acceptance. */
+  /**
+   * What never changes after acceptance. {@code channel} is set for TZS only, {@code narration} and
+   * {@code customerName} for UGX only.
+   */
   public record Details(long id, UUID requestId, String organisationId, String referenceId, String phoneNumber,
       String description, String accountReference, BigDecimal amount, StkCurrency currency, String callbackUrl,
-      Instant createdAt) {
+      Instant createdAt, TzChannel channel, String narration, String customerName) {
 
     public Details {
       Objects.requireNonNull(requestId, "requestId");
@@ -50,7 +53,7 @@ public final class StkPush {
   public static StkPush accept(long id, UUID requestId, String organisationId, StkPushRequest request, Instant now) {
     Details details = new Details(id, requestId, organisationId, request.referenceId(), request.phoneNumber().value(),
         request.description(), request.accountReference(), request.amount(), request.currency(), request.callbackUrl(),
-        now);
+        now, request.channel(), request.narration(), request.customerName());
     StkPush push = new StkPush(details, StkStatus.PENDING, now, null, null);
     push.events.add(new StkEvent.Accepted(organisationId, requestId, details.referenceId(), details.phoneNumber(),
         details.amount(), details.currency()));
@@ -94,7 +97,7 @@ public final class StkPush {
         result.resultDescription(), result.receipt()));
     if (details.callbackUrl() != null) {
       events.add(new StkEvent.CallbackRequested(details.organisationId(), details.requestId(), result.callbackId(),
-          details.callbackUrl(), outcome, details.amount(), details.phoneNumber()));
+          details.callbackUrl(), outcome, details.amount(), details.currency(), details.phoneNumber()));
     }
   }
 

@@ -11,22 +11,33 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * A merchant's request for an STK push, valid by construction: {@link #from(JsonNode)} checks every field at once and
- * refuses the whole request with every failing field named. Fields the spec lists for other countries (channel,
- * narration, customerName) and unknown fields are ignored.
+ * refuses the whole request with every failing field named.
+ *
+ * <p>The currency picks the country and its rules: KSH (default) needs {@code accountReference}; TZS needs
+ * {@code channel} (TZ-TIGO-C2B or TZ-AIRTEL-C2B) and a number of that network; UGX needs {@code narration} and
+ * {@code customerName}. The phone number must be a mobile number of the currency's country. A field that belongs to
+ * another country is ignored ({@code channel} for KSH, {@code narration} for TZS…), except {@code accountReference},
+ * which is checked and kept whenever it is given. Unknown fields are ignored.
  */
 public record StkPushRequest(
     String description,
-    KenyanMobileNumber phoneNumber,
+    MobileNumber phoneNumber,
     BigDecimal amount,
     String accountReference,
     String callbackUrl,
     StkCurrency currency,
-    String referenceId) {
+    String referenceId,
+    TzChannel channel,
+    String narration,
+    String customerName) {
 
   static final int DESCRIPTION_MAX = 13;
   static final int ACCOUNT_REFERENCE_MAX = 12;
   static final int REFERENCE_ID_MAX = 64;
   static final int CALLBACK_URL_MAX = 2048;
+  /** Not in the spec; bounded so that a record stays small. */
+  static final int NARRATION_MAX = 100;
+  static final int CUSTOMER_NAME_MAX = 100;
   /**
    * Not a spec rule but a storage one: amounts must fit a Decimal128 exactly and stay exact for clients that read
    * JSON numbers as doubles (below 2^53).
@@ -34,28 +45,18 @@ public record StkPushRequest(
   static final BigDecimal AMOUNT_MAX = new BigDecimal("999999999999999");
   private static final Pattern ALPHANUMERIC = Pattern.compile("[A-Za-z0-9]+");
 
+  /** A Kenyan request without the fields of other countries (tests and fixtures). */
+  public StkPushRequest(String description, MobileNumber phoneNumber, BigDecimal amount, String accountReference,
+      String callbackUrl, StkCurrency currency, String referenceId) {
+    this(description, phoneNumber, amount, accountReference, callbackUrl, currency, referenceId, null, null, null);
+  }
+
   /** Reads and checks a request body; throws a {@link dev.lipa.common.web.ValidationException} naming every field. */
   public static StkPushRequest from(JsonNode body) {
     JsonFields fields = JsonFields.of(body);
     FieldErrors errors = fields.errors();
 
     String description = fields.text("description", true, DESCRIPTION_MAX);
-
-    String phoneText = fields.text("phoneNumber", true, 0);
-    KenyanMobileNumber phone = null;
-    if (phoneText != null) {
-      phone = KenyanMobileNumber.parse(phoneText).orElse(null);
-      if (phone == null) {
-        errors.add("phoneNumber", "phoneNumber must be a Kenyan mobile number (07XXXXXXXX, 01XXXXXXXX, "
-            + "2547XXXXXXXX, 2541XXXXXXXX, +2547XXXXXXXX or +2541XXXXXXXX)");
-      }
-    }
-
-    BigDecimal amount = fields.positiveAmount("amount", true, true);
-    if (amount != null && amount.compareTo(AMOUNT_MAX) > 0) {
-      errors.add("amount", "amount must be at most " + AMOUNT_MAX.toPlainString());
-      amount = null;
-    }
 
     String currencyCode = fields.text("currencyCode", false, 0);
     StkCurrency currency = StkCurrency.DEFAULT;
@@ -66,8 +67,23 @@ public record StkPushRequest(
       }
     }
 
-    // an unknown currency has no rules yet: hold the reference to the strictest ones, so the merchant sees its
-    // problems in one answer
+    String phoneText = fields.text("phoneNumber", true, 0);
+    MobileNumber phone = null;
+    if (phoneText != null && currency != null) {
+      phone = phoneNumber(phoneText, currency, errors);
+    } else if (phoneText != null && MobileNumber.parseAny(phoneText).isEmpty()) {
+      // without a currency the country is unknown; still name a number that is no STK country's
+      errors.add("phoneNumber", "phoneNumber must be a Kenyan, Tanzanian or Ugandan mobile number");
+    }
+
+    BigDecimal amount = fields.positiveAmount("amount", true, true);
+    if (amount != null && amount.compareTo(AMOUNT_MAX) > 0) {
+      errors.add("amount", "amount must be at most " + AMOUNT_MAX.toPlainString());
+      amount = null;
+    }
+
+    // an unknown currency has no rules: hold the reference to the strictest ones, so the merchant sees its problems
+    // in one answer
     boolean referenceRequired = currency == null || currency.accountReferenceRequired();
     String accountReference = fields.text("accountReference", referenceRequired, ACCOUNT_REFERENCE_MAX);
     if (accountReference != null && !ALPHANUMERIC.matcher(accountReference).matches()) {
@@ -83,8 +99,44 @@ public record StkPushRequest(
 
     String referenceId = fields.text("referenceId", false, REFERENCE_ID_MAX);
 
+    TzChannel channel = null;
+    if (currency != null && currency.channelRequired()) {
+      String channelCode = fields.text("channel", true, 0);
+      if (channelCode != null) {
+        channel = TzChannel.of(channelCode).orElse(null);
+        if (channel == null) {
+          errors.add("channel", "channel must be " + TzChannel.codes());
+        } else if (phone != null && !channel.reaches(phone)) {
+          errors.add("phoneNumber", "phoneNumber " + phone.value() + " belongs to " + TzChannel.networkOf(phone)
+              + "; channel " + channel.code() + " takes " + channel.network() + " numbers (255 followed by "
+              + channel.sortedPrefixes() + ")");
+          phone = null;
+        }
+      }
+    }
+
+    String narration = null;
+    String customerName = null;
+    if (currency != null && currency.narrationAndCustomerNameRequired()) {
+      narration = fields.text("narration", true, NARRATION_MAX);
+      customerName = fields.text("customerName", true, CUSTOMER_NAME_MAX);
+    }
+
     errors.throwIfAny();
-    return new StkPushRequest(description, phone, amount, accountReference, callbackUrl, currency, referenceId);
+    return new StkPushRequest(description, phone, amount, accountReference, callbackUrl, currency, referenceId,
+        channel, narration, customerName);
+  }
+
+  private static MobileNumber phoneNumber(String text, StkCurrency currency, FieldErrors errors) {
+    StkCountry country = currency.country();
+    MobileNumber phone = MobileNumber.parse(text, country).orElse(null);
+    if (phone == null) {
+      String expected = "phoneNumber must be a " + country.adjective() + " mobile number";
+      errors.add("phoneNumber", MobileNumber.otherCountryOf(text, country)
+          .map(other -> expected + " for " + currency.name() + "; " + text + " is a " + other.adjective() + " number")
+          .orElse(expected + " (" + country.forms() + ")"));
+    }
+    return phone;
   }
 
   private static boolean isAbsoluteHttpUrl(String text) {

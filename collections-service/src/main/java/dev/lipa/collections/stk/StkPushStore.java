@@ -40,12 +40,19 @@ public class StkPushStore {
    * index that behaves the same on both.
    */
   static final String REFERENCE_INDEX = "stk_reference_unique";
+  /**
+   * Uniqueness of the idempotency claim's record key ({@code idempotencyKey}, present only when the request carried an
+   * {@code Idempotency-Key}): a retry that takes over a dead claimant's key cannot create a second push.
+   */
+  static final String IDEMPOTENCY_INDEX = "stk_idempotency_unique";
 
   private static final String ID = "_id";
   private static final String ORGANISATION = "organisationId";
   private static final String STATUS = "status";
   private static final String CREATED_AT = "createdAt";
   private static final String REFERENCE_KEY = "referenceKey";
+  private static final String IDEMPOTENCY_KEY = "idempotencyKey";
+  private static final String FINGERPRINT = "fingerprint";
 
   private final MongoCollection<Document> collection;
   private final Outbox outbox;
@@ -58,16 +65,26 @@ public class StkPushStore {
     collection.createIndex(Indexes.ascending("id"), new IndexOptions().name(ID_INDEX).unique(true));
     collection.createIndex(Indexes.ascending(REFERENCE_KEY),
         new IndexOptions().name(REFERENCE_INDEX).unique(true).sparse(true));
+    collection.createIndex(Indexes.ascending(IDEMPOTENCY_KEY),
+        new IndexOptions().name(IDEMPOTENCY_INDEX).unique(true).sparse(true));
     // the embedded store ignores these two; a real MongoDB uses them for the list and the overdue sweep
     collection.createIndex(Indexes.compoundIndex(Indexes.ascending(ORGANISATION), Indexes.descending(CREATED_AT)),
         new IndexOptions().name("stk_organisation_created"));
     collection.createIndex(Indexes.ascending(STATUS, CREATED_AT), new IndexOptions().name("stk_status_created"));
   }
 
-  /** Stores a new push PENDING with its events in the outbox: one insert. */
-  public void insert(StkPush push) {
+  /**
+   * Stores a new push PENDING with its events in the outbox: one insert. The document also carries the request's
+   * fingerprint and, when the request had an {@code Idempotency-Key}, the claim's record key, so that a repeat can be
+   * recognised from the push alone.
+   */
+  public void insert(StkPush push, RequestIdentity identity) {
+    Document document = toDocument(push).append(FINGERPRINT, identity.fingerprint());
+    if (identity.idempotencyKey() != null) {
+      document.append(IDEMPOTENCY_KEY, identity.idempotencyKey());
+    }
     try {
-      outbox.insert(toDocument(push), outboxEvents.toOutbox(push.events()));
+      outbox.insert(document, outboxEvents.toOutbox(push.events()));
     } catch (MongoWriteException e) {
       if (e.getError().getCategory() != ErrorCategory.DUPLICATE_KEY) {
         throw e;
@@ -75,6 +92,9 @@ public class StkPushStore {
       String message = String.valueOf(e.getError().getMessage());
       if (message.contains(REFERENCE_INDEX) || message.contains(REFERENCE_KEY)) {
         throw new DuplicateReferenceException(push.details().referenceId());
+      }
+      if (message.contains(IDEMPOTENCY_INDEX) || message.contains(IDEMPOTENCY_KEY)) {
+        throw new DuplicateIdempotencyKeyException();
       }
       if (message.contains(ID_INDEX)) {
         throw new DuplicateIdException(push.id());
@@ -88,13 +108,50 @@ public class StkPushStore {
         Filters.eq(ORGANISATION, organisationId))).projection(withoutOutbox()).first()).map(StkPushStore::toPush);
   }
 
-  /** The organisation's pushes, newest first. */
-  public List<StkPush> list(String organisationId, int page, int size) {
-    return collection.find(Filters.eq(ORGANISATION, organisationId))
+  /** The organisation's push with this referenceId, with the fingerprint of the request that created it. */
+  public Optional<StoredPush> findByReference(String organisationId, String referenceId) {
+    return findStored(Filters.and(Filters.eq(REFERENCE_KEY, organisationId + "\n" + referenceId),
+        Filters.eq(ORGANISATION, organisationId)));
+  }
+
+  /** The organisation's push created under this idempotency record key, with its request's fingerprint. */
+  public Optional<StoredPush> findByIdempotencyKey(String organisationId, String idempotencyKey) {
+    return findStored(Filters.and(Filters.eq(IDEMPOTENCY_KEY, idempotencyKey),
+        Filters.eq(ORGANISATION, organisationId)));
+  }
+
+  private Optional<StoredPush> findStored(Bson filter) {
+    return Optional.ofNullable(collection.find(filter).projection(withoutOutbox()).first())
+        .map(d -> new StoredPush(toPush(d), d.getString(FINGERPRINT)));
+  }
+
+  /**
+   * The organisation's pushes matching the query's filters, newest first ({@code createdAt}, then {@code id}, both
+   * descending).
+   */
+  public List<StkPush> list(StkListQuery query) {
+    List<Bson> filters = new ArrayList<>();
+    filters.add(Filters.eq(ORGANISATION, query.organisationId()));
+    if (query.status() != null) {
+      filters.add(Filters.eq(STATUS, query.status().name()));
+    }
+    if (query.currency() != null) {
+      filters.add(Filters.eq("currency", query.currency().name()));
+    }
+    if (query.phoneNumber() != null) {
+      filters.add(Filters.eq("phoneNumber", query.phoneNumber()));
+    }
+    if (query.from() != null) {
+      filters.add(Filters.gte(CREATED_AT, Date.from(query.from())));
+    }
+    if (query.to() != null) {
+      filters.add(Filters.lte(CREATED_AT, Date.from(query.to())));
+    }
+    return collection.find(Filters.and(filters))
         .projection(withoutOutbox())
         .sort(Sorts.descending(CREATED_AT, "id"))
-        .skip(page * size)
-        .limit(size)
+        .skip(query.page() * query.size())
+        .limit(query.size())
         .map(StkPushStore::toPush)
         .into(new ArrayList<>());
   }
@@ -162,6 +219,9 @@ public class StkPushStore {
         .append("amount", new Decimal128(d.amount()))
         .append("currency", d.currency().name())
         .append("callbackUrl", d.callbackUrl())
+        .append("channel", d.channel() == null ? null : d.channel().code())
+        .append("narration", d.narration())
+        .append("customerName", d.customerName())
         .append(STATUS, push.status().name())
         .append(CREATED_AT, Date.from(d.createdAt()))
         .append("updatedAt", Date.from(push.updatedAt()));
@@ -179,7 +239,10 @@ public class StkPushStore {
         amount(document.get("amount")),
         StkCurrency.valueOf(document.getString("currency")),
         document.getString("callbackUrl"),
-        document.getDate(CREATED_AT).toInstant());
+        document.getDate(CREATED_AT).toInstant(),
+        document.getString("channel") == null ? null : TzChannel.of(document.getString("channel")).orElseThrow(),
+        document.getString("narration"),
+        document.getString("customerName"));
     RailReference reference = document.getString("merchantRequestId") == null ? null : new RailReference(
         document.getString("merchantRequestId"), document.getString("checkoutRequestId"),
         document.get("responseCode", Number.class).intValue(), document.getString("responseDescription"),
@@ -201,6 +264,25 @@ public class StkPushStore {
     public DuplicateReferenceException(String referenceId) {
       super("referenceId " + referenceId + " is already used", null, false, false);
     }
+  }
+
+  /** A push was already created under the same idempotency claim (a retry that took over a dead claimant's key). */
+  public static final class DuplicateIdempotencyKeyException extends RuntimeException {
+
+    public DuplicateIdempotencyKeyException() {
+      super("a push was already created under this idempotency key", null, false, false);
+    }
+  }
+
+  /** A stored push with the fingerprint of the request that created it (null for pushes older than fingerprints). */
+  public record StoredPush(StkPush push, String fingerprint) {
+  }
+
+  /**
+   * What identifies the request that creates a push: the fingerprint of its body and, with an Idempotency-Key, the
+   * claim's record key.
+   */
+  public record RequestIdentity(String fingerprint, String idempotencyKey) {
   }
 
   /** Another replica minted the same numeric id (rare); the caller retries with a fresh one. */

@@ -30,28 +30,48 @@ public class StkPushes implements StkOutcomeHandler {
   }
 
   /**
-   * Stores the push PENDING with its {@code stk.accepted} event: one store write.
+   * Stores the push PENDING with its {@code stk.accepted} event: one store write. A repeat of an earlier request
+   * (the same referenceId, or the same idempotency claim, with the same body) creates nothing and gives back the
+   * original push, marked as a replay: the unique indexes of the store decide, so concurrent repeats create one push.
    *
-   * @throws StkPushStore.DuplicateReferenceException when the organisation already used the referenceId
+   * @param identity the request's body fingerprint and, with an Idempotency-Key, the claim's record key
+   * @throws ReferenceConflictException when the referenceId (or the claim) was used with a different body
    */
-  public StkPush accept(String organisationId, StkPushRequest request) {
+  public Acceptance accept(String organisationId, StkPushRequest request, StkPushStore.RequestIdentity identity) {
     UUID requestId = UUID.randomUUID();
     for (int attempt = 1; ; attempt++) {
       StkPush push = StkPush.accept(ids.next(), requestId, organisationId, request, now());
       try {
-        store.insert(push);
-        return push;
+        store.insert(push, identity);
+        return new Acceptance(push, false);
       } catch (StkPushStore.DuplicateIdException e) {
         if (attempt == ID_ATTEMPTS) {
           throw e;
         }
         log.warn("numeric id {} collided with another replica's; minting another", push.id());
+      } catch (StkPushStore.DuplicateReferenceException e) {
+        return repeat(store.findByReference(organisationId, request.referenceId()), identity,
+            "referenceId " + request.referenceId() + " was already used with a different request body");
+      } catch (StkPushStore.DuplicateIdempotencyKeyException e) {
+        return repeat(store.findByIdempotencyKey(organisationId, identity.idempotencyKey()), identity,
+            "this Idempotency-Key was already used with a different request body");
       }
     }
   }
 
-  public List<StkPush> list(String organisationId, int page, int size) {
-    return store.list(organisationId, page, size);
+  private static Acceptance repeat(Optional<StkPushStore.StoredPush> existing, StkPushStore.RequestIdentity identity,
+      String conflict) {
+    // the unique index refused the insert, so the push exists; it is only missing if it was deleted by hand meanwhile
+    StkPushStore.StoredPush stored = existing.orElseThrow(
+        () -> new IllegalStateException("the push that holds this unique key vanished"));
+    if (!identity.fingerprint().equals(stored.fingerprint())) {
+      throw new ReferenceConflictException(conflict);
+    }
+    return new Acceptance(stored.push(), true);
+  }
+
+  public List<StkPush> list(StkListQuery query) {
+    return store.list(query);
   }
 
   public Optional<StkPush> find(String organisationId, UUID requestId) {
@@ -88,6 +108,18 @@ public class StkPushes implements StkOutcomeHandler {
       log.info("another outcome completed STK push {} first; this one is ignored", push.requestId());
     }
     return applied;
+  }
+
+  /** An accepted push; {@code replayed} when it was created earlier by the same request. */
+  public record Acceptance(StkPush push, boolean replayed) {
+  }
+
+  /** The request repeats a referenceId (or an idempotency claim) of an earlier push with a different body. */
+  public static final class ReferenceConflictException extends RuntimeException {
+
+    public ReferenceConflictException(String message) {
+      super(message, null, false, false);
+    }
   }
 
   /** Store times have millisecond precision: the aggregate uses the same, so what it holds is what is stored. */

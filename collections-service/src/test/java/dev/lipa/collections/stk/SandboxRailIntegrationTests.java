@@ -122,6 +122,42 @@ class SandboxRailIntegrationTests extends CollectionsIntegrationTest {
       assertThat(records(Topics.COLLECTIONS, requestId, "stk.accepted")).hasSize(1);
     }
 
+    static Stream<Arguments> otherCountries() {
+      String tz = """
+          {"description":"Ada","phoneNumber":"%s","amount":1500,"currencyCode":"TZS","channel":"%s",
+           "callbackUrl":"https://merchant.example/callbacks/stk"}""";
+      String ug = """
+          {"description":"Fees","phoneNumber":"%s","amount":20000,"currencyCode":"UGX","narration":"School fees",
+           "customerName":"Jane Doe","callbackUrl":"https://merchant.example/callbacks/stk"}""";
+      return Stream.of(
+          Arguments.of(named("a Tigo number pays", tz.formatted("0712345678", "TZ-TIGO-C2B")), "TZS", "SUCCESS", 0),
+          Arguments.of(named("255710001032 cancels on Tigo", tz.formatted("+255710001032", "TZ-TIGO-C2B")), "TZS",
+              "FAILED", 1032),
+          Arguments.of(named("255680000001 lacks funds on Airtel", tz.formatted("0680000001", "TZ-AIRTEL-C2B")),
+              "TZS", "FAILED", 1),
+          Arguments.of(named("256700001037 is unreachable", ug.formatted("256700001037")), "UGX", "FAILED", 1037),
+          Arguments.of(named("a Ugandan MTN number pays", ug.formatted("0772123456")), "UGX", "SUCCESS", 0));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("otherCountries")
+    void completesTanzanianAndUgandanPushesWithTheirCurrency(String body, String currency, String status,
+        int resultCode) {
+      String requestId = create(newOrganisation(), body);
+
+      Document stored = awaitCompleted(requestId);
+
+      assertThat(stored.getString("currency")).isEqualTo(currency);
+      assertThat(stored.getString("status")).isEqualTo(status);
+      assertThat(stored.getInteger("resultCode")).isEqualTo(resultCode);
+      JsonNode callback = JSON.readTree(exactlyOne(Topics.CALLBACKS, requestId, "callback.requested").value())
+          .get("data").get("body");
+      assertThat(callback.propertyNames()).containsExactly("requestId", "status", "amount", "phoneNumber");
+      assertThat(callback.get("status").stringValue()).isEqualTo(status);
+      JsonNode accepted = JSON.readTree(records(Topics.COLLECTIONS, requestId, "stk.accepted").getFirst().value());
+      assertThat(accepted.get("data").get("currency").stringValue()).isEqualTo(currency);
+    }
+
     @Test
     void showsTheOutcomeInTheList() {
       String org = newOrganisation();
@@ -185,7 +221,7 @@ class SandboxRailIntegrationTests extends CollectionsIntegrationTest {
       Instant longAgo = Instant.now().minus(10, ChronoUnit.MINUTES).truncatedTo(ChronoUnit.MILLIS);
       StkPush push = StkPush.restore(new StkPush.Details(Math.abs(UUID.randomUUID().getMostSignificantBits() >> 11),
               UUID.randomUUID(), org, null, "254700001037", "Lost timer", "INV1", new BigDecimal("25"),
-              StkCurrency.KSH, "https://merchant.example/lost", longAgo),
+              StkCurrency.KSH, "https://merchant.example/lost", longAgo, null, null, null),
           StkStatus.PENDING, longAgo, null, null);
       pushes().insertOne(StkPushStore.toDocument(push));
       String requestId = push.requestId().toString();

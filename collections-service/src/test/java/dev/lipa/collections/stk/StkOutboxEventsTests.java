@@ -65,7 +65,8 @@ class StkOutboxEventsTests {
         {"eventId":"%s","type":"callback.requested","version":1,"occurredAt":"2026-03-01T09:00:03Z",
          "organisationId":"org-1",
          "data":{"callbackId":"%s","requestId":"%s","url":"https://merchant.example/cb","kind":"stk",
-                 "body":{"requestId":"%s","status":"SUCCESS","amount":10,"phoneNumber":"254712345678"}}}"""
+                 "body":{"requestId":"%s","status":"SUCCESS","amount":10,
+                         "phoneNumber":"254712345678"}}}"""
         .formatted(outbox.get(1).eventId(), callbackId, requestId, requestId)));
   }
 

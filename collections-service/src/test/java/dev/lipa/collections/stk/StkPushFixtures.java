@@ -15,7 +15,7 @@ final class StkPushFixtures {
   }
 
   static StkPushRequest aRequest() {
-    return new StkPushRequest("Order 42", KenyanMobileNumber.parse("0712345678").orElseThrow(),
+    return new StkPushRequest("Order 42", MobileNumber.parse("0712345678", StkCountry.KENYA).orElseThrow(),
         new BigDecimal("10"), "INV42", "https://merchant.example/cb", StkCurrency.KSH, "ref-1");
   }
 

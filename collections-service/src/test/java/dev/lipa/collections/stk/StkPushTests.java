@@ -44,7 +44,7 @@ class StkPushTests {
         new StkEvent.Completed("org-1", push.requestId(), "ref-1", "254712345678", new BigDecimal("10"),
             StkCurrency.KSH, StkStatus.SUCCESS, 0, "The service request is processed successfully.", "NLJ7RT61SV"),
         new StkEvent.CallbackRequested("org-1", push.requestId(), callbackId, "https://merchant.example/cb",
-            StkStatus.SUCCESS, new BigDecimal("10"), "254712345678"));
+            StkStatus.SUCCESS, new BigDecimal("10"), StkCurrency.KSH, "254712345678"));
   }
 
   @Test

@@ -1,17 +1,22 @@
 package dev.lipa.collections.stk.web;
 
-import dev.lipa.collections.CollectionsProperties;
+import dev.lipa.collections.stk.StkListQuery;
 import dev.lipa.collections.stk.StkPush;
 import dev.lipa.collections.stk.StkPushRequest;
 import dev.lipa.collections.stk.StkPushStore;
 import dev.lipa.collections.stk.StkPushes;
+import dev.lipa.common.idempotency.IdempotencyClaim;
+import dev.lipa.common.idempotency.IdempotencyKeys;
+import dev.lipa.common.idempotency.IdempotentEndpoint;
+import dev.lipa.common.idempotency.IdempotentRequest;
+import dev.lipa.common.idempotency.RequestFingerprint;
 import dev.lipa.common.servlet.Caller;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.common.web.FieldErrors;
+import dev.lipa.common.web.ValidationException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.math.BigDecimal;
-import java.time.ZoneId;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -19,6 +24,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -29,49 +35,73 @@ import tools.jackson.databind.JsonNode;
 @RequestMapping(path = "/api/sandbox/v1/stk", produces = MediaType.APPLICATION_JSON_VALUE)
 class StkPushController {
 
-  static final int DEFAULT_PAGE_SIZE = 100;
-  static final int MAX_PAGE_SIZE = 500;
+  /** The idempotency scope of the create endpoint. */
+  static final String CREATE_SCOPE = "POST /api/sandbox/v1/stk/new";
 
   private final StkPushes pushes;
-  private final ZoneId zone;
+  private final StkPushViews views;
+  private final IdempotentEndpoint idempotency;
 
-  StkPushController(StkPushes pushes, CollectionsProperties properties) {
+  StkPushController(StkPushes pushes, StkPushViews views, IdempotentEndpoint idempotency) {
     this.pushes = pushes;
-    this.zone = properties.zone();
+    this.views = views;
+    this.idempotency = idempotency;
   }
 
-  /** The body is read as a tree so that every field error is precise ({@code "10"} is not a number). */
+  /**
+   * The body is read as a tree so that every field error is precise ({@code "10"} is not a number). The request is
+   * validated before anything is written (a refused request writes nothing, not even its Idempotency-Key); then the
+   * key, if any, is claimed and the push accepted. A repeat (same referenceId or same key, same body) answers with the
+   * original 201 and the header {@code Idempotent-Replayed: true}.
+   */
   @PostMapping(path = "/new", consumes = MediaType.APPLICATION_JSON_VALUE)
-  ResponseEntity<Envelope<Accepted>> create(@RequestBody JsonNode body, HttpServletRequest request) {
-    StkPushRequest command = StkPushRequest.from(body);
-    StkPush push;
+  ResponseEntity<?> create(@RequestBody JsonNode body,
+      @RequestHeader(name = IdempotencyKeys.HEADER, required = false) String keyHeader, HttpServletRequest request) {
+    FieldErrors headerErrors = new FieldErrors();
+    String key = IdempotencyKeys.readKey(keyHeader, headerErrors);
+    StkPushRequest command;
     try {
-      push = pushes.accept(Caller.organisationId(request), command);
-    } catch (StkPushStore.DuplicateReferenceException e) {
+      command = StkPushRequest.from(body);
+    } catch (ValidationException e) {
+      // one answer names every failing field, the header's included
+      e.errors().forEach((field, messages) -> messages.forEach(message -> headerErrors.add(field, message)));
+      throw new ValidationException(headerErrors);
+    }
+    headerErrors.throwIfAny();
+    String organisationId = Caller.organisationId(request);
+    String fingerprint = RequestFingerprint.of(body);
+    return idempotency.execute(new IdempotentRequest(organisationId, CREATE_SCOPE, key, fingerprint),
+        claim -> accept(organisationId, command, fingerprint, claim));
+  }
+
+  private ResponseEntity<?> accept(String organisationId, StkPushRequest command, String fingerprint,
+      IdempotencyClaim claim) {
+    StkPushes.Acceptance acceptance;
+    try {
+      acceptance = pushes.accept(organisationId, command,
+          new StkPushStore.RequestIdentity(fingerprint, claim == null ? null : claim.recordKey()));
+    } catch (StkPushes.ReferenceConflictException e) {
       throw ApiException.conflict(e.getMessage());
     }
-    return ResponseEntity.status(HttpStatus.CREATED).body(Envelope.created("STK push accepted for processing",
+    StkPush push = acceptance.push();
+    ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.CREATED);
+    if (acceptance.replayed()) {
+      response.header(IdempotencyKeys.REPLAYED_HEADER, "true");
+    }
+    return response.body(Envelope.created("STK push accepted for processing",
         new Accepted(push.requestId().toString(), push.details().phoneNumber(), push.details().amount())));
   }
 
-  /** Newest first; the spec shows no paging, so {@code page} and {@code size} are optional and bounded. */
+  /** Newest first, with optional filters and bounded paging (see {@link StkListParameters}). */
   @GetMapping("/all")
-  Envelope<List<StkPushView>> all(@RequestParam(defaultValue = "0") int page,
-      @RequestParam(defaultValue = "" + DEFAULT_PAGE_SIZE) int size, HttpServletRequest request) {
-    FieldErrors errors = new FieldErrors();
-    if (page < 0) {
-      errors.add("page", "page must be 0 or more");
-    }
-    if (size < 1 || size > MAX_PAGE_SIZE) {
-      errors.add("size", "size must be between 1 and " + MAX_PAGE_SIZE);
-    }
-    if (!errors.has("page") && !errors.has("size") && (long) page * size > Integer.MAX_VALUE) {
-      errors.add("page", "page is too large");
-    }
-    errors.throwIfAny();
-    String organisationId = Caller.organisationId(request);
-    return Envelope.ok("OK", pushes.list(organisationId, page, size).stream()
-        .map(push -> StkPushView.of(push, zone)).toList());
+  Envelope<List<StkPushView>> all(@RequestParam(required = false) String status,
+      @RequestParam(required = false) String from, @RequestParam(required = false) String to,
+      @RequestParam(required = false) String currencyCode, @RequestParam(required = false) String phoneNumber,
+      @RequestParam(required = false) String page, @RequestParam(required = false) String size,
+      HttpServletRequest request) {
+    StkListQuery query = new StkListParameters(status, from, to, currencyCode, phoneNumber, page, size)
+        .toQuery(Caller.organisationId(request), views.zone());
+    return Envelope.ok("OK", pushes.list(query).stream().map(views::view).toList());
   }
 
   /** The 201 answer's {@code data}. */

@@ -15,6 +15,9 @@ import java.util.Map;
  * The sandbox's deterministic outcomes, chosen by the customer's phone number like card networks' test numbers
  * (documented in the README). Every other number, Daraja's test number 254708374149 included, pays successfully.
  * The result and the receipt depend only on the request, so asking again gives the same answer.
+ *
+ * <p>Tanzania and Uganda mirror Kenya's magic numbers (same endings, same result codes), on valid mobile ranges:
+ * Tigo 25571000…, Airtel Tanzania 25568000… (so each TZ channel has its own set) and Airtel Uganda 25670000….
  */
 public final class SandboxOutcomes {
 
@@ -24,17 +27,47 @@ public final class SandboxOutcomes {
   public static final String WRONG_PIN = "254700002001";
   public static final String DARAJA_TEST_NUMBER = "254708374149";
 
+  public static final String TZ_TIGO_INSUFFICIENT_FUNDS = "255710000001";
+  public static final String TZ_TIGO_CANCELLED_BY_USER = "255710001032";
+  public static final String TZ_TIGO_UNREACHABLE = "255710001037";
+  public static final String TZ_TIGO_WRONG_PIN = "255710002001";
+  public static final String TZ_AIRTEL_INSUFFICIENT_FUNDS = "255680000001";
+  public static final String TZ_AIRTEL_CANCELLED_BY_USER = "255680001032";
+  public static final String TZ_AIRTEL_UNREACHABLE = "255680001037";
+  public static final String TZ_AIRTEL_WRONG_PIN = "255680002001";
+  public static final String UG_INSUFFICIENT_FUNDS = "256700000001";
+  public static final String UG_CANCELLED_BY_USER = "256700001032";
+  public static final String UG_UNREACHABLE = "256700001037";
+  public static final String UG_WRONG_PIN = "256700002001";
+
   static final String ACCEPTED_DESCRIPTION = "Success. Request accepted for processing";
   static final String SUCCESS_DESCRIPTION = "The service request is processed successfully.";
 
   private record Failure(int code, String description) {
   }
 
-  private static final Map<String, Failure> FAILURES = Map.of(
-      INSUFFICIENT_FUNDS, new Failure(1, "The balance is insufficient for the transaction."),
-      CANCELLED_BY_USER, new Failure(1032, "Request cancelled by user"),
-      UNREACHABLE, new Failure(1037, "DS timeout user cannot be reached"),
-      WRONG_PIN, new Failure(2001, "The initiator information is invalid."));
+  private static final Failure NO_FUNDS = new Failure(1, "The balance is insufficient for the transaction.");
+  private static final Failure CANCELLED = new Failure(1032, "Request cancelled by user");
+  private static final Failure NOT_REACHED = new Failure(1037, "DS timeout user cannot be reached");
+  private static final Failure BAD_PIN = new Failure(2001, "The initiator information is invalid.");
+
+  private static final Map<String, Failure> FAILURES = Map.ofEntries(
+      Map.entry(INSUFFICIENT_FUNDS, NO_FUNDS),
+      Map.entry(CANCELLED_BY_USER, CANCELLED),
+      Map.entry(UNREACHABLE, NOT_REACHED),
+      Map.entry(WRONG_PIN, BAD_PIN),
+      Map.entry(TZ_TIGO_INSUFFICIENT_FUNDS, NO_FUNDS),
+      Map.entry(TZ_TIGO_CANCELLED_BY_USER, CANCELLED),
+      Map.entry(TZ_TIGO_UNREACHABLE, NOT_REACHED),
+      Map.entry(TZ_TIGO_WRONG_PIN, BAD_PIN),
+      Map.entry(TZ_AIRTEL_INSUFFICIENT_FUNDS, NO_FUNDS),
+      Map.entry(TZ_AIRTEL_CANCELLED_BY_USER, CANCELLED),
+      Map.entry(TZ_AIRTEL_UNREACHABLE, NOT_REACHED),
+      Map.entry(TZ_AIRTEL_WRONG_PIN, BAD_PIN),
+      Map.entry(UG_INSUFFICIENT_FUNDS, NO_FUNDS),
+      Map.entry(UG_CANCELLED_BY_USER, CANCELLED),
+      Map.entry(UG_UNREACHABLE, NOT_REACHED),
+      Map.entry(UG_WRONG_PIN, BAD_PIN));
 
   private static final DateTimeFormatter CHECKOUT_TIME = DateTimeFormatter.ofPattern("ddMMyyyyHHmmss");
   private static final String LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";

@@ -3,6 +3,7 @@ package dev.lipa.collections.stk.rail.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Named.named;
 
+import dev.lipa.collections.stk.StkPushRequest;
 import dev.lipa.collections.stk.rail.StkPrompt;
 import dev.lipa.collections.stk.rail.StkRailOutcome;
 import java.math.BigDecimal;
@@ -14,8 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 class SandboxOutcomesTests {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private static final Instant NOW = Instant.parse("2026-03-01T07:20:36Z");
   private static final ZoneId NAIROBI = ZoneId.of("Africa/Nairobi");
@@ -26,7 +31,56 @@ class SandboxOutcomesTests {
             "The balance is insufficient for the transaction."),
         Arguments.of(named("cancelled by the customer", "254700001032"), 1032, "Request cancelled by user"),
         Arguments.of(named("unreachable", "254700001037"), 1037, "DS timeout user cannot be reached"),
-        Arguments.of(named("wrong PIN", "254700002001"), 2001, "The initiator information is invalid."));
+        Arguments.of(named("wrong PIN", "254700002001"), 2001, "The initiator information is invalid."),
+        Arguments.of(named("TZ Tigo insufficient funds", "255710000001"), 1,
+            "The balance is insufficient for the transaction."),
+        Arguments.of(named("TZ Tigo cancelled", "255710001032"), 1032, "Request cancelled by user"),
+        Arguments.of(named("TZ Tigo unreachable", "255710001037"), 1037, "DS timeout user cannot be reached"),
+        Arguments.of(named("TZ Tigo wrong PIN", "255710002001"), 2001, "The initiator information is invalid."),
+        Arguments.of(named("TZ Airtel insufficient funds", "255680000001"), 1,
+            "The balance is insufficient for the transaction."),
+        Arguments.of(named("TZ Airtel cancelled", "255680001032"), 1032, "Request cancelled by user"),
+        Arguments.of(named("TZ Airtel unreachable", "255680001037"), 1037, "DS timeout user cannot be reached"),
+        Arguments.of(named("TZ Airtel wrong PIN", "255680002001"), 2001, "The initiator information is invalid."),
+        Arguments.of(named("UG insufficient funds", "256700000001"), 1,
+            "The balance is insufficient for the transaction."),
+        Arguments.of(named("UG cancelled", "256700001032"), 1032, "Request cancelled by user"),
+        Arguments.of(named("UG unreachable", "256700001037"), 1037, "DS timeout user cannot be reached"),
+        Arguments.of(named("UG wrong PIN", "256700002001"), 2001, "The initiator information is invalid."));
+  }
+
+  static Stream<Arguments> magicNumbersOfEveryCountry() {
+    return Stream.of(
+        Arguments.of(named("KE", SandboxOutcomes.INSUFFICIENT_FUNDS), "KSH", null),
+        Arguments.of(named("KE", SandboxOutcomes.CANCELLED_BY_USER), "KSH", null),
+        Arguments.of(named("KE", SandboxOutcomes.UNREACHABLE), "KSH", null),
+        Arguments.of(named("KE", SandboxOutcomes.WRONG_PIN), "KSH", null),
+        Arguments.of(named("TZ Tigo", SandboxOutcomes.TZ_TIGO_INSUFFICIENT_FUNDS), "TZS", "TZ-TIGO-C2B"),
+        Arguments.of(named("TZ Tigo", SandboxOutcomes.TZ_TIGO_CANCELLED_BY_USER), "TZS", "TZ-TIGO-C2B"),
+        Arguments.of(named("TZ Tigo", SandboxOutcomes.TZ_TIGO_UNREACHABLE), "TZS", "TZ-TIGO-C2B"),
+        Arguments.of(named("TZ Tigo", SandboxOutcomes.TZ_TIGO_WRONG_PIN), "TZS", "TZ-TIGO-C2B"),
+        Arguments.of(named("TZ Airtel", SandboxOutcomes.TZ_AIRTEL_INSUFFICIENT_FUNDS), "TZS", "TZ-AIRTEL-C2B"),
+        Arguments.of(named("TZ Airtel", SandboxOutcomes.TZ_AIRTEL_CANCELLED_BY_USER), "TZS", "TZ-AIRTEL-C2B"),
+        Arguments.of(named("TZ Airtel", SandboxOutcomes.TZ_AIRTEL_UNREACHABLE), "TZS", "TZ-AIRTEL-C2B"),
+        Arguments.of(named("TZ Airtel", SandboxOutcomes.TZ_AIRTEL_WRONG_PIN), "TZS", "TZ-AIRTEL-C2B"),
+        Arguments.of(named("UG", SandboxOutcomes.UG_INSUFFICIENT_FUNDS), "UGX", null),
+        Arguments.of(named("UG", SandboxOutcomes.UG_CANCELLED_BY_USER), "UGX", null),
+        Arguments.of(named("UG", SandboxOutcomes.UG_UNREACHABLE), "UGX", null),
+        Arguments.of(named("UG", SandboxOutcomes.UG_WRONG_PIN), "UGX", null));
+  }
+
+  /** A magic number a merchant cannot send is no use: each one passes the request rules of its currency. */
+  @ParameterizedTest(name = "{0} {1} passes the {2} rules")
+  @MethodSource("magicNumbersOfEveryCountry")
+  void everyMagicNumberIsAcceptedForItsCurrencyAndChannel(String phone, String currency, String channel) {
+    ObjectNode body = JSON.createObjectNode().put("description", "Test").put("phoneNumber", "+" + phone)
+        .put("amount", 1000).put("accountReference", "INV1").put("currencyCode", currency)
+        .put("callbackUrl", "https://merchant.example/cb").put("narration", "n").put("customerName", "c");
+    if (channel != null) {
+      body.put("channel", channel);
+    }
+
+    assertThat(StkPushRequest.from(body).phoneNumber().value()).isEqualTo(phone);
   }
 
   @ParameterizedTest(name = "{0} fails with its result code")

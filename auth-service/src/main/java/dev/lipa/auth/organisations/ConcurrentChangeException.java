@@ -1,0 +1,9 @@
+package dev.lipa.auth.organisations;
+
+/** Other changes of the same organisation kept winning the race; the operator may simply send the change again. */
+public class ConcurrentChangeException extends RuntimeException {
+
+  public ConcurrentChangeException(String organisationId) {
+    super("organisation " + organisationId + " was changed concurrently; send the change again", null, false, false);
+  }
+}

@@ -1,0 +1,28 @@
+package dev.lipa.collections.config;
+
+import com.mongodb.client.MongoDatabase;
+import dev.lipa.collections.CollectionsProperties;
+import dev.lipa.common.idempotency.IdempotencyKeys;
+import dev.lipa.common.idempotency.IdempotencySettings;
+import dev.lipa.common.idempotency.IdempotentEndpoint;
+import java.time.Clock;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The service's Idempotency-Key store (one collection for every POST endpoint; keys are scoped per endpoint). */
+@Configuration(proxyBeanMethods = false)
+class IdempotencyConfiguration {
+
+  @Bean(destroyMethod = "close")
+  IdempotencyKeys idempotencyKeys(MongoDatabase database, CollectionsProperties properties, Clock clock) {
+    CollectionsProperties.Idempotency settings = properties.idempotency();
+    return new IdempotencyKeys(database.getCollection(IdempotencyKeys.COLLECTION),
+        new IdempotencySettings(settings.retention(), settings.lease(), settings.cleanupInterval()), clock).start();
+  }
+
+  @Bean
+  IdempotentEndpoint idempotentEndpoint(IdempotencyKeys keys, JsonMapper json) {
+    return new IdempotentEndpoint(keys, json);
+  }
+}

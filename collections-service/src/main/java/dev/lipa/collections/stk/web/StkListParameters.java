@@ -1,0 +1,131 @@
+package dev.lipa.collections.stk.web;
+
+import dev.lipa.collections.stk.MobileNumber;
+import dev.lipa.collections.stk.StkCurrency;
+import dev.lipa.collections.stk.StkListQuery;
+import dev.lipa.collections.stk.StkStatus;
+import dev.lipa.common.web.FieldErrors;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/**
+ * The query parameters of {@code GET /api/sandbox/v1/stk/all} (the spec shows none; ours, all optional):
+ * <ul>
+ *   <li>{@code status}: PENDING, SUCCESS or FAILED (exact);</li>
+ *   <li>{@code from}, {@code to}: inclusive bounds on {@code createdAt}, each an ISO date ({@code 2026-03-01}: the
+ *       whole day) or date-time ({@code 2026-03-01T09:30:00}, with or without fraction) in the platform zone, or a
+ *       date-time with an offset ({@code 2026-03-01T06:30:00Z}); {@code to} must not be before {@code from};</li>
+ *   <li>{@code currencyCode}: KSH, TZS or UGX (exact);</li>
+ *   <li>{@code phoneNumber}: a Kenyan, Tanzanian or Ugandan mobile number in any accepted form (normalised before
+ *       matching; a local 07… form is read in the country of {@code currencyCode} when given, else as Kenyan first,
+ *       then Tanzanian, then Ugandan);</li>
+ *   <li>{@code page} from 0 and {@code size} from 1 to 500, default 0 and 100.</li>
+ * </ul>
+ * Blank values count as absent; unknown parameters are ignored; every bad value is a 400 naming its parameter.
+ */
+record StkListParameters(String status, String from, String to, String currencyCode, String phoneNumber,
+    String page, String size) {
+
+  static final int DEFAULT_PAGE_SIZE = 100;
+  static final int MAX_PAGE_SIZE = 500;
+
+  /** Checks every parameter at once; throws a {@link dev.lipa.common.web.ValidationException} naming each bad one. */
+  StkListQuery toQuery(String organisationId, ZoneId zone) {
+    FieldErrors errors = new FieldErrors();
+
+    StkStatus statusFilter = null;
+    if (present(status)) {
+      statusFilter = Arrays.stream(StkStatus.values()).filter(s -> s.name().equals(status.strip())).findFirst()
+          .orElse(null);
+      if (statusFilter == null) {
+        errors.add("status", "status must be one of " + Arrays.stream(StkStatus.values()).map(Enum::name)
+            .collect(Collectors.joining(", ")));
+      }
+    }
+
+    Instant fromBound = present(from) ? bound(from.strip(), false, zone) : null;
+    if (present(from) && fromBound == null) {
+      errors.add("from", "from must be an ISO date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SS)");
+    }
+    Instant toBound = present(to) ? bound(to.strip(), true, zone) : null;
+    if (present(to) && toBound == null) {
+      errors.add("to", "to must be an ISO date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SS)");
+    }
+    if (fromBound != null && toBound != null && toBound.isBefore(fromBound)) {
+      errors.add("to", "to must not be before from");
+    }
+
+    StkCurrency currency = null;
+    if (present(currencyCode)) {
+      currency = StkCurrency.of(currencyCode.strip()).orElse(null);
+      if (currency == null) {
+        errors.add("currencyCode", "currencyCode must be one of " + StkCurrency.codes());
+      }
+    }
+
+    String phone = null;
+    if (present(phoneNumber)) {
+      // a "+" in a query string arrives as a space when the client did not encode it
+      // with a currency filter a local form is read in that currency's country first
+      String text = phoneNumber.strip();
+      phone = (currency == null ? MobileNumber.parseAny(text)
+          : MobileNumber.parse(text, currency.country()).or(() -> MobileNumber.parseAny(text)))
+          .map(MobileNumber::value).orElse(null);
+      if (phone == null) {
+        errors.add("phoneNumber", "phoneNumber must be a Kenyan, Tanzanian or Ugandan mobile number");
+      }
+    }
+
+    Integer pageNumber = present(page) ? integer(page) : Integer.valueOf(0);
+    if (pageNumber == null || pageNumber < 0) {
+      errors.add("page", "page must be a whole number, 0 or more");
+    }
+    Integer pageSize = present(size) ? integer(size) : Integer.valueOf(DEFAULT_PAGE_SIZE);
+    if (pageSize == null || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+      errors.add("size", "size must be a whole number between 1 and " + MAX_PAGE_SIZE);
+    }
+    if (!errors.has("page") && !errors.has("size") && (long) pageNumber * pageSize > Integer.MAX_VALUE) {
+      errors.add("page", "page is too large");
+    }
+    errors.throwIfAny();
+    return new StkListQuery(organisationId, statusFilter, fromBound, toBound, currency, phone, pageNumber, pageSize);
+  }
+
+  private static boolean present(String value) {
+    return value != null && !value.isBlank();
+  }
+
+  private static Integer integer(String text) {
+    try {
+      return Integer.valueOf(text.strip());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The instant a bound stands for: a date is its first millisecond for {@code from} and its last for {@code to}
+   * (record times are stored to the millisecond, so "to" a day covers the whole day).
+   */
+  private static Instant bound(String text, boolean upper, ZoneId zone) {
+    try {
+      if (text.length() == 10) {
+        LocalDate day = LocalDate.parse(text);
+        return upper ? day.plusDays(1).atStartOfDay(zone).toInstant().minusMillis(1)
+            : day.atStartOfDay(zone).toInstant();
+      }
+      if (text.endsWith("Z") || text.matches(".*[+-]\\d{2}:\\d{2}$")) {
+        return OffsetDateTime.parse(text).toInstant();
+      }
+      return LocalDateTime.parse(text).atZone(zone).toInstant();
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+}

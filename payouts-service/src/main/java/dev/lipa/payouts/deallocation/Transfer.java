@@ -1,0 +1,39 @@
+package dev.lipa.payouts.deallocation;
+
+import dev.lipa.payouts.money.Currency;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * A movement of funds between a parent organisation and one of its sub-accounts: an allocation (parent to
+ * sub-account) or a de-allocation (sub-account back to its parent). PENDING while its two ledger legs are applied,
+ * then SUCCESS, or FAILED when the paying account's available balance did not cover it.
+ */
+public record Transfer(UUID requestId, Type type, String parentOrganisationId, String subAccountId,
+    String initiatedBy, Currency currency, BigDecimal amount, Status status, Instant createdAt, Instant updatedAt) {
+
+  /** Which way the money goes. */
+  public enum Type { ALLOCATION, DEALLOCATION }
+
+  /** The spec's de-allocation statuses. */
+  public enum Status { PENDING, SUCCESS, FAILED }
+
+  /** The organisation whose account pays. */
+  public String payer() {
+    return type == Type.ALLOCATION ? parentOrganisationId : subAccountId;
+  }
+
+  /** The organisation whose account receives. */
+  public String payee() {
+    return type == Type.ALLOCATION ? subAccountId : parentOrganisationId;
+  }
+
+  Transfer with(Status next, Instant now) {
+    if (status != Status.PENDING) {
+      throw new IllegalStateException("transfer " + requestId + " is " + status + " already");
+    }
+    return new Transfer(requestId, type, parentOrganisationId, subAccountId, initiatedBy, currency, amount, next,
+        createdAt, now);
+  }
+}

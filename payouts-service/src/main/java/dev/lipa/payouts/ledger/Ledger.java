@@ -1,0 +1,194 @@
+package dev.lipa.payouts.ledger;
+
+import dev.lipa.payouts.PayoutsProperties;
+import dev.lipa.payouts.money.Currency;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Service;
+
+/**
+ * The balances of every organisation, per currency: reservations for accepted payouts, their settlement or release,
+ * credits from collections, sandbox top-ups and transfers between a parent and its sub-accounts. Each operation is
+ * one guarded single-document update ({@link LedgerStore} explains the invariant and the crash windows).
+ *
+ * <p>A repair job copies entries a crash left in account documents to the journal and releases reservations that no
+ * payout owns (a crash between the reservation and the payout's insert); both are safe on every replica at once.
+ */
+@Service
+public class Ledger implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(Ledger.class);
+  private static final int REPAIR_BATCH = 200;
+
+  private final LedgerStore store;
+  private final ObjectProvider<ReservationOwners> owners;
+  private final Clock clock;
+  private final Map<String, BigDecimal> openingFloat;
+  private final PayoutsProperties.Ledger settings;
+  private final ScheduledExecutorService repairs = Executors.newSingleThreadScheduledExecutor(
+      Thread.ofPlatform().daemon().name("ledger-repair").factory());
+
+  public Ledger(LedgerStore store, ObjectProvider<ReservationOwners> owners, PayoutsProperties properties,
+      Clock clock) {
+    this.store = store;
+    this.owners = owners;
+    this.clock = clock;
+    this.settings = properties.ledger();
+    this.openingFloat = settings.openingFloat();
+    long period = settings.repairInterval().toMillis();
+    repairs.scheduleWithFixedDelay(this::repairSafely, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Moves a payout's amount from available to reserved. Reserving the same requestId again changes nothing.
+   *
+   * @throws InsufficientBalanceException when available does not cover the amount; nothing is reserved
+   */
+  public void reserve(String organisationId, Currency currency, UUID requestId, BigDecimal amount) {
+    apply(new Movement(organisationId, currency, MovementKind.RESERVE, requestId.toString(), amount));
+  }
+
+  /** The payout succeeded: its reservation leaves the account. False when it was settled or released already. */
+  public boolean settle(String organisationId, Currency currency, UUID requestId, BigDecimal amount) {
+    return apply(new Movement(organisationId, currency, MovementKind.SETTLE, requestId.toString(), amount));
+  }
+
+  /** The payout failed: its reservation returns to available. False when it was settled or released already. */
+  public boolean release(String organisationId, Currency currency, UUID requestId, BigDecimal amount) {
+    return apply(new Movement(organisationId, currency, MovementKind.RELEASE, requestId.toString(), amount));
+  }
+
+  /**
+   * Credits a successful collection; {@code sourceId} identifies it (the same source credits once, however often
+   * its event is delivered). Returns false for a repeat.
+   */
+  public boolean credit(String organisationId, Currency currency, String sourceId, BigDecimal amount) {
+    return apply(new Movement(organisationId, currency, MovementKind.CREDIT, sourceId, amount));
+  }
+
+  /** Adds sandbox money to the account; returns the balance after it. */
+  public Balance topUp(String organisationId, Currency currency, BigDecimal amount) {
+    apply(new Movement(organisationId, currency, MovementKind.TOP_UP, UUID.randomUUID().toString(), amount));
+    return balance(organisationId, currency);
+  }
+
+  /**
+   * One leg of a transfer between organisations: takes the amount out of {@code from}. Repeating a leg changes
+   * nothing and returns false.
+   *
+   * @throws InsufficientBalanceException when available does not cover the amount
+   */
+  public boolean transferOut(String organisationId, Currency currency, String transferId, BigDecimal amount) {
+    return apply(new Movement(organisationId, currency, MovementKind.TRANSFER_OUT, transferId, amount));
+  }
+
+  /** The other leg of a transfer: adds the amount to the receiving account. Repeating it changes nothing. */
+  public boolean transferIn(String organisationId, Currency currency, String transferId, BigDecimal amount) {
+    return apply(new Movement(organisationId, currency, MovementKind.TRANSFER_IN, transferId, amount));
+  }
+
+  /** The organisation's balance in every currency (accounts not used yet are opened with their float). */
+  public List<Balance> balances(String organisationId) {
+    List<Balance> existing = store.balances(organisationId);
+    if (existing.size() < Currency.values().length) {
+      Arrays.stream(Currency.values()).filter(c -> existing.stream().noneMatch(b -> b.currency() == c))
+          .forEach(c -> open(organisationId, c));
+    }
+    return Arrays.stream(Currency.values()).map(c -> balance(organisationId, c)).toList();
+  }
+
+  public Balance balance(String organisationId, Currency currency) {
+    return store.balance(organisationId, currency).orElseGet(() -> {
+      open(organisationId, currency);
+      return store.balance(organisationId, currency).orElseThrow();
+    });
+  }
+
+  /** Returns true when applied now, false when it was applied before (or its hold is already gone). */
+  private boolean apply(Movement movement) {
+    MovementKind kind = movement.kind();
+    boolean lateRepeatPossible = kind == MovementKind.CREDIT || kind == MovementKind.TRANSFER_OUT
+        || kind == MovementKind.TRANSFER_IN;
+    if (lateRepeatPossible && store.journalHas(movement)) {
+      return false;
+    }
+    for (int attempt = 0; attempt < 2; attempt++) {
+      switch (store.apply(movement, now())) {
+        case APPLIED:
+          return true;
+        case DUPLICATE:
+          return false;
+        case NO_ACCOUNT:
+          if (kind.guard() == MovementKind.Guard.HOLD_EXISTS) {
+            return false; // no account, so no reservation to settle or release
+          }
+          open(movement.organisationId(), movement.currency());
+          continue;
+        case REFUSED:
+          if (kind.guard() == MovementKind.Guard.AVAILABLE_COVERS) {
+            throw new InsufficientBalanceException(movement.currency(),
+                balance(movement.organisationId(), movement.currency()).available());
+          }
+          return false;
+        default:
+          throw new IllegalStateException();
+      }
+    }
+    throw new IllegalStateException("account " + movement.accountId() + " could not be opened");
+  }
+
+  private void open(String organisationId, Currency currency) {
+    store.open(organisationId, currency, openingFloat.getOrDefault(currency.name(), BigDecimal.ZERO), now());
+  }
+
+  /** Copies stale pending entries and releases orphaned reservations; returns how many reservations it released. */
+  public int repair() {
+    Instant now = now();
+    store.copyStalePending(now.minus(settings.repairInterval()), REPAIR_BATCH);
+    ReservationOwners owner = owners.getIfAvailable();
+    if (owner == null) {
+      return 0;
+    }
+    int released = 0;
+    for (LedgerStore.Hold hold : store.holdsOlderThan(now.minus(settings.orphanAfter()), REPAIR_BATCH)) {
+      if (!owner.owns(hold.organisationId(), hold.requestId())) {
+        log.warn("releasing reservation {} of {} {}: no payout owns it", hold.requestId(), hold.organisationId(),
+            hold.currency());
+        if (apply(new Movement(hold.organisationId(), hold.currency(), MovementKind.RELEASE, hold.requestId(),
+            hold.amount()))) {
+          released++;
+        }
+      }
+    }
+    return released;
+  }
+
+  private void repairSafely() {
+    try {
+      repair();
+    } catch (RuntimeException e) {
+      log.warn("ledger repair failed: {}", e.toString());
+    }
+  }
+
+  private Instant now() {
+    return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+  }
+
+  @Override
+  public void close() {
+    repairs.shutdownNow();
+  }
+}

@@ -1,0 +1,271 @@
+package dev.lipa.payouts.payout;
+
+import com.mongodb.ErrorCategory;
+import com.mongodb.MongoWriteException;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.Sorts;
+import com.mongodb.client.model.Updates;
+import dev.lipa.common.outbox.Outbox;
+import dev.lipa.payouts.ledger.ReservationOwners;
+import dev.lipa.payouts.money.Currency;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.bson.Document;
+import org.bson.conversions.Bson;
+import org.bson.types.Decimal128;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.stereotype.Component;
+
+/**
+ * Payouts of every kind in the {@value #COLLECTION} collection, one document per payout keyed by its requestId,
+ * carrying its own outbox. Every merchant-facing query filters on the organisation.
+ */
+@Component
+public class PayoutStore implements ReservationOwners {
+
+  public static final String COLLECTION = "payouts";
+  static final String ID_INDEX = "payout_id_unique";
+  /** (organisationId, kind, referenceId) written into one field present only with a referenceId (see collections). */
+  static final String REFERENCE_INDEX = "payout_reference_unique";
+  static final String IDEMPOTENCY_INDEX = "payout_idempotency_unique";
+
+  private static final String ID = "_id";
+  private static final String ORGANISATION = "organisationId";
+  private static final String KIND = "kind";
+  private static final String STATUS = "status";
+  private static final String CREATED_AT = "createdAt";
+  private static final String REFERENCE_KEY = "referenceKey";
+  private static final String IDEMPOTENCY_KEY = "idempotencyKey";
+  private static final String FINGERPRINT = "fingerprint";
+
+  private final MongoCollection<Document> collection;
+  private final Outbox outbox;
+  private final PayoutOutboxEvents outboxEvents;
+
+  public PayoutStore(MongoDatabase database, @Qualifier("payoutOutbox") Outbox outbox,
+      PayoutOutboxEvents outboxEvents) {
+    this.collection = database.getCollection(COLLECTION);
+    this.outbox = outbox;
+    this.outboxEvents = outboxEvents;
+    collection.createIndex(Indexes.ascending("id"), new IndexOptions().name(ID_INDEX).unique(true));
+    collection.createIndex(Indexes.ascending(REFERENCE_KEY),
+        new IndexOptions().name(REFERENCE_INDEX).unique(true).sparse(true));
+    collection.createIndex(Indexes.ascending(IDEMPOTENCY_KEY),
+        new IndexOptions().name(IDEMPOTENCY_INDEX).unique(true).sparse(true));
+    collection.createIndex(Indexes.compoundIndex(Indexes.ascending(ORGANISATION, KIND), Indexes.descending(CREATED_AT)),
+        new IndexOptions().name("payout_organisation_kind_created"));
+    collection.createIndex(Indexes.ascending(STATUS, CREATED_AT), new IndexOptions().name("payout_status_created"));
+  }
+
+  /** Stores a new payout PENDING with its events in the outbox: one insert. */
+  public void insert(Payout payout, RequestIdentity identity) {
+    Document document = toDocument(payout).append(FINGERPRINT, identity.fingerprint());
+    if (identity.idempotencyKey() != null) {
+      document.append(IDEMPOTENCY_KEY, identity.idempotencyKey());
+    }
+    try {
+      outbox.insert(document, outboxEvents.toOutbox(payout.events()));
+    } catch (MongoWriteException e) {
+      if (e.getError().getCategory() != ErrorCategory.DUPLICATE_KEY) {
+        throw e;
+      }
+      String message = String.valueOf(e.getError().getMessage());
+      if (message.contains(REFERENCE_INDEX) || message.contains(REFERENCE_KEY)) {
+        throw new DuplicateReferenceException();
+      }
+      if (message.contains(IDEMPOTENCY_INDEX) || message.contains(IDEMPOTENCY_KEY)) {
+        throw new DuplicateIdempotencyKeyException();
+      }
+      if (message.contains(ID_INDEX)) {
+        throw new DuplicateIdException(payout.id());
+      }
+      throw e;
+    }
+  }
+
+  public Optional<Payout> find(String organisationId, UUID requestId) {
+    return Optional.ofNullable(collection.find(Filters.and(Filters.eq(ID, requestId.toString()),
+        Filters.eq(ORGANISATION, organisationId))).projection(withoutOutbox()).first()).map(PayoutStore::toPayout);
+  }
+
+  @Override
+  public boolean owns(String organisationId, String requestId) {
+    return collection.find(Filters.and(Filters.eq(ID, requestId), Filters.eq(ORGANISATION, organisationId)))
+        .projection(Projections.include(ID)).first() != null;
+  }
+
+  public Optional<StoredPayout> findByReference(String organisationId, PayoutKind kind, String referenceId) {
+    return findStored(Filters.and(Filters.eq(REFERENCE_KEY, referenceKey(organisationId, kind, referenceId)),
+        Filters.eq(ORGANISATION, organisationId)));
+  }
+
+  public Optional<StoredPayout> findByIdempotencyKey(String organisationId, String idempotencyKey) {
+    return findStored(Filters.and(Filters.eq(IDEMPOTENCY_KEY, idempotencyKey),
+        Filters.eq(ORGANISATION, organisationId)));
+  }
+
+  private Optional<StoredPayout> findStored(Bson filter) {
+    return Optional.ofNullable(collection.find(filter).projection(withoutOutbox()).first())
+        .map(d -> new StoredPayout(toPayout(d), d.getString(FINGERPRINT)));
+  }
+
+  /** The organisation's payouts of one kind matching the query, newest first. */
+  public List<Payout> list(PayoutListQuery query) {
+    List<Bson> filters = new ArrayList<>();
+    filters.add(Filters.eq(ORGANISATION, query.organisationId()));
+    filters.add(Filters.eq(KIND, query.kind().name()));
+    if (query.status() != null) {
+      filters.add(Filters.eq(STATUS, query.status().name()));
+    }
+    if (query.currency() != null) {
+      filters.add(Filters.eq("currency", query.currency().name()));
+    }
+    if (query.from() != null) {
+      filters.add(Filters.gte(CREATED_AT, Date.from(query.from())));
+    }
+    if (query.to() != null) {
+      filters.add(Filters.lte(CREATED_AT, Date.from(query.to())));
+    }
+    return collection.find(Filters.and(filters)).projection(withoutOutbox())
+        .sort(Sorts.descending(CREATED_AT, "id"))
+        .skip(query.page() * query.size()).limit(query.size())
+        .map(PayoutStore::toPayout).into(new ArrayList<>());
+  }
+
+  /**
+   * Writes a completed payout and its events in one compare-and-set update that matches only while the stored payout
+   * is PENDING. Returns false, having written and emitted nothing, when another outcome got there first.
+   */
+  public boolean complete(Payout payout) {
+    Payout.Result result = payout.result();
+    if (payout.status() == PayoutStatus.PENDING || result == null) {
+      throw new IllegalArgumentException("only a completed payout can be saved as completed");
+    }
+    Bson expected = Filters.and(Filters.eq(ID, payout.requestId().toString()),
+        Filters.eq(ORGANISATION, payout.organisationId()), Filters.eq(STATUS, PayoutStatus.PENDING.name()));
+    Bson changes = Updates.combine(
+        Updates.set(STATUS, payout.status().name()),
+        Updates.set("updatedAt", Date.from(payout.updatedAt())),
+        Updates.set("conversationId", result.conversationId()),
+        Updates.set("responseCode", result.responseCode()),
+        Updates.set("responseDescription", result.responseDescription()),
+        Updates.set("resultCode", result.resultCode()),
+        Updates.set("resultDescription", result.resultDescription()),
+        Updates.set("transactionReceipt", result.transactionReceipt()),
+        Updates.set("receiverName", result.receiverName()),
+        Updates.set("callbackId", result.callbackId().toString()));
+    return outbox.update(expected, changes, outboxEvents.toOutbox(payout.events())) != null;
+  }
+
+  /** PENDING payouts of every organisation created before the cut-off, oldest first (the overdue sweep's list). */
+  public List<Payout> overduePending(Instant createdBefore, int limit) {
+    return collection.find(Filters.and(Filters.eq(STATUS, PayoutStatus.PENDING.name()),
+            Filters.lt(CREATED_AT, Date.from(createdBefore))))
+        .projection(withoutOutbox()).sort(Sorts.ascending(CREATED_AT)).limit(limit)
+        .map(PayoutStore::toPayout).into(new ArrayList<>());
+  }
+
+  private static Bson withoutOutbox() {
+    return Projections.exclude(Outbox.EVENTS, Outbox.PENDING_SINCE);
+  }
+
+  private static String referenceKey(String organisationId, PayoutKind kind, String referenceId) {
+    return organisationId + "\n" + kind.name() + "\n" + referenceId;
+  }
+
+  static Document toDocument(Payout payout) {
+    Payout.Details d = payout.details();
+    PayoutRequest r = d.request();
+    Document document = new Document(ID, d.requestId().toString())
+        .append("id", d.id())
+        .append(ORGANISATION, d.organisationId())
+        .append(KIND, r.kind().name());
+    if (r.referenceId() != null) {
+      document.append("referenceId", r.referenceId())
+          .append(REFERENCE_KEY, referenceKey(d.organisationId(), r.kind(), r.referenceId()));
+    }
+    return document
+        .append("amount", new Decimal128(r.amount()))
+        .append("currency", r.currency().name())
+        .append("callbackUrl", r.callbackUrl())
+        .append("phoneNumber", r.phoneNumber())
+        .append("businessNumber", r.businessNumber())
+        .append("accountNumber", r.accountNumber())
+        .append("remarks", r.remarks())
+        .append("occasion", r.occasion())
+        .append("narration", r.narration())
+        .append("firstName", r.firstName())
+        .append("lastName", r.lastName())
+        .append("customerName", r.customerName())
+        .append("serviceCode", r.serviceCode())
+        .append("originatorConversationId", d.originatorConversationId())
+        .append(STATUS, payout.status().name())
+        .append(CREATED_AT, Date.from(d.createdAt()))
+        .append("updatedAt", Date.from(payout.updatedAt()));
+  }
+
+  static Payout toPayout(Document document) {
+    PayoutRequest request = new PayoutRequest(PayoutKind.valueOf(document.getString(KIND)),
+        Currency.valueOf(document.getString("currency")), amount(document.get("amount")),
+        document.getString("callbackUrl"), document.getString("referenceId"), document.getString("phoneNumber"),
+        document.getString("businessNumber"), document.getString("accountNumber"), document.getString("remarks"),
+        document.getString("occasion"), document.getString("narration"), document.getString("firstName"),
+        document.getString("lastName"), document.getString("customerName"), document.getString("serviceCode"));
+    Payout.Details details = new Payout.Details(document.get("id", Number.class).longValue(),
+        UUID.fromString(document.getString(ID)), document.getString(ORGANISATION), request,
+        document.getString("originatorConversationId"), document.getDate(CREATED_AT).toInstant());
+    Payout.Result result = document.get("resultCode") == null ? null : new Payout.Result(
+        document.getString("conversationId"), document.get("responseCode", Number.class).intValue(),
+        document.getString("responseDescription"), document.get("resultCode", Number.class).intValue(),
+        document.getString("resultDescription"), document.getString("transactionReceipt"),
+        document.getString("receiverName"), UUID.fromString(document.getString("callbackId")));
+    return Payout.restore(details, PayoutStatus.valueOf(document.getString(STATUS)),
+        document.getDate("updatedAt").toInstant(), result);
+  }
+
+  private static BigDecimal amount(Object stored) {
+    return stored instanceof Decimal128 decimal ? decimal.bigDecimalValue() : new BigDecimal(stored.toString());
+  }
+
+  /** The referenceId is already used by another payout of the same organisation and kind. */
+  public static final class DuplicateReferenceException extends RuntimeException {
+
+    DuplicateReferenceException() {
+      super("referenceId is already used", null, false, false);
+    }
+  }
+
+  /** A payout was already created under the same idempotency claim. */
+  public static final class DuplicateIdempotencyKeyException extends RuntimeException {
+
+    DuplicateIdempotencyKeyException() {
+      super("a payout was already created under this idempotency key", null, false, false);
+    }
+  }
+
+  /** Another replica minted the same numeric id (rare); the caller retries with a fresh one. */
+  public static final class DuplicateIdException extends RuntimeException {
+
+    DuplicateIdException(long id) {
+      super("id " + id + " is taken", null, false, false);
+    }
+  }
+
+  /** A stored payout with the fingerprint of the request that created it. */
+  public record StoredPayout(Payout payout, String fingerprint) {
+  }
+
+  /** What identifies the creating request: its body's fingerprint and, with an Idempotency-Key, the claim's key. */
+  public record RequestIdentity(String fingerprint, String idempotencyKey) {
+  }
+}

@@ -1,0 +1,201 @@
+package dev.lipa.payouts.payout;
+
+import dev.lipa.payouts.ledger.Ledger;
+import dev.lipa.payouts.payout.rail.PayoutOrder;
+import dev.lipa.payouts.payout.rail.PayoutOutcomeHandler;
+import dev.lipa.payouts.payout.rail.PayoutRailOutcome;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
+
+/**
+ * The payout use cases: accept a request (reserve, then store), list, find, apply a rail's outcome (settle or release,
+ * then compare-and-set).
+ *
+ * <p>Order of writes and why. Accepting reserves first: a refusal for insufficient balance must write nothing, and
+ * the guarded reservation is what serialises concurrent payouts of one account. A crash between the reservation and
+ * the insert leaves a reservation no payout owns; the ledger's repair releases it after
+ * {@code lipa.payouts.ledger.orphan-after}. An outcome settles or releases first and then completes the payout: the
+ * ledger step is idempotent for ever (the reservation's hold is removed exactly once), so when a crash falls between
+ * the two, the overdue sweep asks the rail again and the repeated outcome skips the ledger and completes the payout.
+ */
+@Service
+public class Payouts implements PayoutOutcomeHandler {
+
+  private static final Logger log = LoggerFactory.getLogger(Payouts.class);
+  private static final int ID_ATTEMPTS = 3;
+
+  private final PayoutStore store;
+  private final PayoutIds ids;
+  private final Ledger ledger;
+  private final Clock clock;
+
+  public Payouts(PayoutStore store, PayoutIds ids, Ledger ledger, Clock clock) {
+    this.store = store;
+    this.ids = ids;
+    this.ledger = ledger;
+    this.clock = clock;
+  }
+
+  /**
+   * Reserves the amount and stores the payout PENDING with its accepted event. A repeat of an earlier request (same
+   * referenceId of the same kind, or the same idempotency claim, with the same body) creates and reserves nothing
+   * and gives back the original payout.
+   *
+   * @throws dev.lipa.payouts.ledger.InsufficientBalanceException when the available balance does not cover it
+   * @throws ReferenceConflictException when the referenceId (or the claim) was used with a different body
+   */
+  public Acceptance accept(String organisationId, PayoutRequest request, PayoutStore.RequestIdentity identity) {
+    if (request.referenceId() != null) {
+      Optional<PayoutStore.StoredPayout> earlier = store.findByReference(organisationId, request.kind(),
+          request.referenceId());
+      if (earlier.isPresent()) {
+        return repeat(earlier, identity, referenceConflict(request));
+      }
+    }
+    if (identity.idempotencyKey() != null) {
+      Optional<PayoutStore.StoredPayout> earlier = store.findByIdempotencyKey(organisationId,
+          identity.idempotencyKey());
+      if (earlier.isPresent()) {
+        return repeat(earlier, identity, "this Idempotency-Key was already used with a different request body");
+      }
+    }
+    UUID requestId = UUID.randomUUID();
+    ledger.reserve(organisationId, request.currency(), requestId, request.amount());
+    try {
+      for (int attempt = 1; ; attempt++) {
+        Payout payout = Payout.accept(ids.next(), requestId, organisationId, request,
+            originatorConversationId(requestId), now());
+        try {
+          store.insert(payout, identity);
+          return new Acceptance(payout, false);
+        } catch (PayoutStore.DuplicateIdException e) {
+          if (attempt == ID_ATTEMPTS) {
+            throw e;
+          }
+          log.warn("numeric id {} collided with another replica's; minting another", payout.id());
+        }
+      }
+    } catch (PayoutStore.DuplicateReferenceException e) {
+      ledger.release(organisationId, request.currency(), requestId, request.amount());
+      return repeat(store.findByReference(organisationId, request.kind(), request.referenceId()), identity,
+          referenceConflict(request));
+    } catch (PayoutStore.DuplicateIdempotencyKeyException e) {
+      ledger.release(organisationId, request.currency(), requestId, request.amount());
+      return repeat(store.findByIdempotencyKey(organisationId, identity.idempotencyKey()), identity,
+          "this Idempotency-Key was already used with a different request body");
+    } catch (RuntimeException e) {
+      // nothing owns the reservation: give it back now rather than wait for the repair job
+      try {
+        ledger.release(organisationId, request.currency(), requestId, request.amount());
+      } catch (RuntimeException releaseFailure) {
+        e.addSuppressed(releaseFailure);
+      }
+      throw e;
+    }
+  }
+
+  private static String referenceConflict(PayoutRequest request) {
+    return "referenceId " + request.referenceId() + " was already used with a different request body";
+  }
+
+  private static Acceptance repeat(Optional<PayoutStore.StoredPayout> existing, PayoutStore.RequestIdentity identity,
+      String conflict) {
+    PayoutStore.StoredPayout stored = existing.orElseThrow(
+        () -> new IllegalStateException("the payout that holds this unique key vanished"));
+    if (!identity.fingerprint().equals(stored.fingerprint())) {
+      throw new ReferenceConflictException(conflict);
+    }
+    return new Acceptance(stored.payout(), true);
+  }
+
+  public List<Payout> list(PayoutListQuery query) {
+    return store.list(query);
+  }
+
+  public Optional<Payout> find(String organisationId, UUID requestId) {
+    return store.find(organisationId, requestId);
+  }
+
+  @Override
+  public boolean apply(PayoutRailOutcome outcome) {
+    Optional<Payout> found = store.find(outcome.organisationId(), outcome.requestId());
+    if (found.isEmpty()) {
+      log.warn("outcome for unknown payout {} of {} ignored", outcome.requestId(), outcome.organisationId());
+      return false;
+    }
+    Payout payout = found.get();
+    if (payout.status() != PayoutStatus.PENDING) {
+      log.info("late or duplicate outcome for payout {} ({}) ignored", payout.requestId(), payout.status());
+      return false;
+    }
+    Payout.Result result = new Payout.Result(outcome.conversationId(), outcome.responseCode(),
+        outcome.responseDescription(), outcome.resultCode(), outcome.resultDescription(),
+        outcome.successful() ? outcome.transactionReceipt() : null,
+        outcome.successful() ? outcome.receiverName() : null, UUID.randomUUID());
+    if (outcome.successful()) {
+      ledger.settle(payout.organisationId(), payout.currency(), payout.requestId(), payout.amount());
+      payout.succeed(result, now());
+    } else {
+      ledger.release(payout.organisationId(), payout.currency(), payout.requestId(), payout.amount());
+      payout.fail(result, now());
+    }
+    boolean applied = store.complete(payout);
+    if (!applied) {
+      log.info("another outcome completed payout {} first; this one is ignored", payout.requestId());
+    }
+    return applied;
+  }
+
+  /** PENDING payouts created before the cut-off (the overdue sweep). */
+  public List<Payout> overdue(Instant createdBefore, int limit) {
+    return store.overduePending(createdBefore, limit);
+  }
+
+  /** What a rail needs to pay this payout. */
+  public static PayoutOrder orderOf(Payout payout) {
+    PayoutRequest r = payout.request();
+    String receiver = r.customerName() != null ? r.customerName()
+        : r.firstName() != null ? r.firstName() + " " + r.lastName() : null;
+    return new PayoutOrder(payout.organisationId(), payout.requestId(), payout.kind().code(), r.phoneNumber(),
+        r.businessNumber(), r.accountNumber(), r.amount(), r.currency().name(), receiver);
+  }
+
+  /** Daraja-like {@code OriginatorConversationID} ({@code 12345-67890123-1}), stable for a requestId. */
+  static String originatorConversationId(UUID requestId) {
+    try {
+      ByteBuffer bits = ByteBuffer.wrap(MessageDigest.getInstance("SHA-256")
+          .digest(requestId.toString().getBytes(StandardCharsets.UTF_8)));
+      return "%d-%08d-%d".formatted(Math.abs(bits.getLong() % 100_000L), Math.abs(bits.getLong() % 100_000_000L),
+          Math.abs(bits.getLong() % 10L));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** An accepted payout; {@code replayed} when it was created earlier by the same request. */
+  public record Acceptance(Payout payout, boolean replayed) {
+  }
+
+  /** The request repeats a referenceId (or an idempotency claim) of an earlier payout with a different body. */
+  public static final class ReferenceConflictException extends RuntimeException {
+
+    public ReferenceConflictException(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  private Instant now() {
+    return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+  }
+}
