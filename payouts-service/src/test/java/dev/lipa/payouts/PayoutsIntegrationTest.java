@@ -1,5 +1,6 @@
 package dev.lipa.payouts;
 
+import dev.lipa.common.testsupport.TopicRecorder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoDatabase;

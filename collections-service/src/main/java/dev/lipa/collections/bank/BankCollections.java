@@ -1,7 +1,7 @@
 package dev.lipa.collections.bank;
 
 import dev.lipa.collections.organisations.OrganisationProfiles;
-import dev.lipa.collections.stk.StkIds;
+import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.organisations.OrganisationProfile;
 import java.time.Clock;
 import java.time.Instant;
@@ -25,11 +25,11 @@ public class BankCollections {
 
   private final BankCollectionStore store;
   private final OrganisationProfiles organisations;
-  private final StkIds ids;
+  private final RecordIds ids;
   private final Clock clock;
 
   // the numeric ids come from the same generator as STK records': no store write per id
-  public BankCollections(BankCollectionStore store, OrganisationProfiles organisations, StkIds ids, Clock clock) {
+  public BankCollections(BankCollectionStore store, OrganisationProfiles organisations, RecordIds ids, Clock clock) {
     this.store = store;
     this.organisations = organisations;
     this.ids = ids;

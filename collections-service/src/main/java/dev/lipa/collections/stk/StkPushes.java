@@ -1,5 +1,6 @@
 package dev.lipa.collections.stk;
 
+import dev.lipa.common.ids.RecordIds;
 import dev.lipa.collections.stk.rail.StkOutcomeHandler;
 import dev.lipa.collections.stk.rail.StkRailOutcome;
 import java.time.Clock;
@@ -20,10 +21,10 @@ public class StkPushes implements StkOutcomeHandler {
   private static final int ID_ATTEMPTS = 3;
 
   private final StkPushStore store;
-  private final StkIds ids;
+  private final RecordIds ids;
   private final Clock clock;
 
-  public StkPushes(StkPushStore store, StkIds ids, Clock clock) {
+  public StkPushes(StkPushStore store, RecordIds ids, Clock clock) {
     this.store = store;
     this.ids = ids;
     this.clock = clock;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Named.named;
 
 import com.mongodb.client.model.Filters;
 import dev.lipa.collections.CollectionsIntegrationTest;
-import dev.lipa.collections.TopicRecorder;
+import dev.lipa.common.testsupport.TopicRecorder;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.organisations.OrganisationDirectory;
 import dev.lipa.common.organisations.OrganisationProfile;

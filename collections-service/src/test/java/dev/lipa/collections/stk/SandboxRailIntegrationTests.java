@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Named.named;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import dev.lipa.collections.CollectionsIntegrationTest;
-import dev.lipa.collections.TopicRecorder;
+import dev.lipa.common.testsupport.TopicRecorder;
 import dev.lipa.collections.stk.rail.StkOutcomeHandler;
 import dev.lipa.collections.stk.rail.StkRailOutcome;
 import dev.lipa.common.events.Topics;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.mongodb.client.model.Filters;
 import dev.lipa.collections.CollectionsIntegrationTest;
-import dev.lipa.collections.TopicRecorder;
+import dev.lipa.common.testsupport.TopicRecorder;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.idempotency.Attempt;
 import dev.lipa.common.idempotency.IdempotencyKeys;

@@ -1,5 +1,6 @@
 package dev.lipa.common.servlet;
 
+import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.json.JsonAutoConfiguration;
 import dev.lipa.common.security.JwksKeys;
 import dev.lipa.common.security.SecurityProperties;
@@ -36,6 +37,12 @@ public class ServletServiceAutoConfiguration {
   @ConditionalOnMissingBean
   Clock clock() {
     return Clock.systemUTC();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  RecordIds recordIds(Clock clock) {
+    return new RecordIds(clock);
   }
 
   @Bean

@@ -1,5 +1,6 @@
 package dev.lipa.payouts.payout;
 
+import dev.lipa.common.ids.RecordIds;
 import dev.lipa.payouts.ledger.Ledger;
 import dev.lipa.payouts.payout.rail.PayoutOrder;
 import dev.lipa.payouts.payout.rail.PayoutOutcomeHandler;
@@ -36,11 +37,11 @@ public class Payouts implements PayoutOutcomeHandler {
   private static final int ID_ATTEMPTS = 3;
 
   private final PayoutStore store;
-  private final PayoutIds ids;
+  private final RecordIds ids;
   private final Ledger ledger;
   private final Clock clock;
 
-  public Payouts(PayoutStore store, PayoutIds ids, Ledger ledger, Clock clock) {
+  public Payouts(PayoutStore store, RecordIds ids, Ledger ledger, Clock clock) {
     this.store = store;
     this.ids = ids;
     this.ledger = ledger;

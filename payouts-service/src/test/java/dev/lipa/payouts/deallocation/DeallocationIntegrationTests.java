@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.payouts.PayoutsIntegrationTest;
-import dev.lipa.payouts.TopicRecorder;
+import dev.lipa.common.testsupport.TopicRecorder;
 import java.math.BigDecimal;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;

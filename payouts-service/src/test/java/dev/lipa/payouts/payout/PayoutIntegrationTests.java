@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Named.named;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.payouts.PayoutsIntegrationTest;
-import dev.lipa.payouts.TopicRecorder;
+import dev.lipa.common.testsupport.TopicRecorder;
 import dev.lipa.payouts.ledger.LedgerEntry;
 import dev.lipa.payouts.ledger.LedgerStore;
 import dev.lipa.payouts.money.Currency;

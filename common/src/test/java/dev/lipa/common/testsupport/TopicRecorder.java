@@ -1,7 +1,6 @@
-package dev.lipa.collections;
+package dev.lipa.common.testsupport;
 
 import dev.lipa.common.events.Topics;
-import dev.lipa.common.testsupport.SharedInfra;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -12,7 +11,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
-/** A test consumer that records everything on the service's topics from the beginning, for the whole test JVM. */
+/** A test consumer that records everything on the platform's topics from the beginning, for the whole test JVM. */
 public final class TopicRecorder {
 
   private static final List<ConsumerRecord<String, String>> RECORDS = new CopyOnWriteArrayList<>();
@@ -27,12 +26,13 @@ public final class TopicRecorder {
     }
     Properties props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafkaBootstrapServers());
-    props.put(ConsumerConfig.GROUP_ID_CONFIG, "collections-tests-" + UUID.randomUUID());
+    props.put(ConsumerConfig.GROUP_ID_CONFIG, "topic-recorder-" + UUID.randomUUID());
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
     props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
     KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props);
-    consumer.subscribe(List.of(Topics.COLLECTIONS, Topics.CALLBACKS));
+    consumer.subscribe(List.of(Topics.COLLECTIONS, Topics.PAYOUTS, Topics.CHECKOUT, Topics.ORGANISATIONS,
+        Topics.CALLBACKS));
     Thread poller = new Thread(() -> {
       while (true) {
         consumer.poll(Duration.ofMillis(100)).forEach(RECORDS::add);

@@ -1,4 +1,4 @@
-package dev.lipa.collections.stk;
+package dev.lipa.common.ids;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,11 +9,11 @@ import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class StkIdsTests {
+class RecordIdsTests {
 
   @Test
   void mintsPositiveIdsBelowTwoToThe53() {
-    StkIds ids = new StkIds(Clock.fixed(Instant.parse("2094-01-01T00:00:00Z"), ZoneOffset.UTC), 255);
+    RecordIds ids = new RecordIds(Clock.fixed(Instant.parse("2094-01-01T00:00:00Z"), ZoneOffset.UTC), 255);
 
     long id = ids.next();
 
@@ -22,7 +22,7 @@ class StkIdsTests {
 
   @Test
   void mintsDistinctIncreasingIdsEvenWithinOneMillisecond() {
-    StkIds ids = new StkIds(Clock.fixed(Instant.parse("2026-03-01T09:00:00Z"), ZoneOffset.UTC), 3);
+    RecordIds ids = new RecordIds(Clock.fixed(Instant.parse("2026-03-01T09:00:00Z"), ZoneOffset.UTC), 3);
     Set<Long> seen = new HashSet<>();
     long previous = 0;
 
@@ -37,8 +37,8 @@ class StkIdsTests {
   @Test
   void replicasWithDifferentNodesNeverMintTheSameId() {
     Clock clock = Clock.fixed(Instant.parse("2026-03-01T09:00:00Z"), ZoneOffset.UTC);
-    StkIds first = new StkIds(clock, 1);
-    StkIds second = new StkIds(clock, 2);
+    RecordIds first = new RecordIds(clock, 1);
+    RecordIds second = new RecordIds(clock, 2);
     Set<Long> seen = new HashSet<>();
 
     for (int i = 0; i < 1_000; i++) {
@@ -49,8 +49,8 @@ class StkIdsTests {
 
   @Test
   void laterTimesGiveLargerIds() {
-    long earlier = new StkIds(Clock.fixed(Instant.parse("2026-03-01T09:00:00Z"), ZoneOffset.UTC), 255).next();
-    long later = new StkIds(Clock.fixed(Instant.parse("2026-03-01T09:00:00.001Z"), ZoneOffset.UTC), 0).next();
+    long earlier = new RecordIds(Clock.fixed(Instant.parse("2026-03-01T09:00:00Z"), ZoneOffset.UTC), 255).next();
+    long later = new RecordIds(Clock.fixed(Instant.parse("2026-03-01T09:00:00.001Z"), ZoneOffset.UTC), 0).next();
 
     assertThat(later).isGreaterThan(earlier);
   }

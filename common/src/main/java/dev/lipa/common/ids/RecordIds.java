@@ -1,19 +1,20 @@
-package dev.lipa.payouts.payout;
+package dev.lipa.common.ids;
 
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.stereotype.Component;
 
 /**
- * The numeric {@code id} of payout records, made without a store write: 41 bits of milliseconds since 2025-01-01,
- * 8 bits of a node number drawn at random per process, 4 bits of a sequence within the millisecond. Positive, below
- * 2^53 (exact for JSON clients that read doubles) and growing with time. A collision between replicas is turned into
- * a retry by the unique index on {@code id}; bursts above 16 ids per millisecond borrow the next millisecond.
+ * The numeric {@code id} of payment records (STK pushes, bank collections, payouts), made without a store write (a counter document would cost one write per
+ * payment): 41 bits of milliseconds since 2025-01-01 (until 2094), 8 bits of a node number drawn at random per
+ * process, 4 bits of a sequence within the millisecond. The result is positive and below 2^53, so JSON clients that
+ * read numbers as doubles see it exactly, and it grows with time.
+ *
+ * <p>Two replicas collide only when they drew the same node number and mint in the same millisecond with the same
+ * sequence; the unique index on {@code id} turns that rare case into a retry with a fresh id, never a duplicate.
+ * Bursts above 16 ids per millisecond borrow the next millisecond (the clock runs slightly ahead, ids stay unique).
  */
-@Component
-public class PayoutIds {
+public class RecordIds {
 
   static final long EPOCH_MILLIS = Instant.parse("2025-01-01T00:00:00Z").toEpochMilli();
   static final int NODE_BITS = 8;
@@ -25,12 +26,11 @@ public class PayoutIds {
   private long lastMillis = -1;
   private long sequence;
 
-  @Autowired
-  public PayoutIds(Clock clock) {
+  public RecordIds(Clock clock) {
     this(clock, new SecureRandom().nextInt(1 << NODE_BITS));
   }
 
-  PayoutIds(Clock clock, long node) {
+  RecordIds(Clock clock, long node) {
     if (node < 0 || node >= (1 << NODE_BITS)) {
       throw new IllegalArgumentException("node out of range");
     }
@@ -52,7 +52,7 @@ public class PayoutIds {
     lastMillis = millis;
     long id = (millis << (NODE_BITS + SEQUENCE_BITS)) | (node << SEQUENCE_BITS) | sequence;
     if (id <= 0 || id > MAX_ID) {
-      throw new IllegalStateException("the id space of PayoutIds is exhausted; widen its epoch");
+      throw new IllegalStateException("the id space of RecordIds is exhausted; widen its epoch");
     }
     return id;
   }
