@@ -8,14 +8,18 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.testsupport.SharedInfraInitializer;
+import dev.lipa.common.testsupport.TestHttp;
+import dev.lipa.common.testsupport.TestIssuer;
 import dev.lipa.dispatcher.TestReceiver.Received;
 import dev.lipa.dispatcher.TestReceiver.Reply;
+import dev.lipa.dispatcher.signing.WebhookSignature;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
@@ -23,6 +27,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.test.context.ContextConfiguration;
 
@@ -31,10 +36,21 @@ import org.springframework.test.context.ContextConfiguration;
     "lipa.dispatcher.request-timeout=700ms",
     "lipa.dispatcher.connect-timeout=500ms",
     "lipa.dispatcher.poll-interval=50ms",
-    "lipa.dispatcher.lease-duration=3s"})
+    "lipa.dispatcher.lease-duration=3s",
+    "lipa.dispatcher.max-concurrent-attempts=16",
+    "lipa.dispatcher.per-host-concurrency=4",
+    "lipa.dispatcher.host-permit-wait=50ms",
+    "lipa.dispatcher.defer-delay=200ms",
+    "lipa.dispatcher.breaker-open-duration=2s",
+    "lipa.dispatcher.operator-token=" + CallbackDeliveryIntegrationTests.OPERATOR_TOKEN,
+    "lipa.dispatcher.signing.rotation-window=1h",
+    "lipa.dispatcher.signing.encryption-key=AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+    // the receivers of these tests listen on loopback
+    "lipa.callbacks.allow-private-targets=true"})
 @ContextConfiguration(initializers = SharedInfraInitializer.class)
 class CallbackDeliveryIntegrationTests {
 
+  static final String OPERATOR_TOKEN = "test-operator-token-0123456789abcdef";
   private static final Duration KAFKA_WAIT = Duration.ofSeconds(20);
   private static final Duration WAIT = Duration.ofSeconds(5);
   private static final TestReceiver receiver = TestReceiver.start();
@@ -43,6 +59,16 @@ class CallbackDeliveryIntegrationTests {
   KafkaTemplate<String, String> kafka;
   @Autowired
   MongoClient mongo;
+  @LocalServerPort
+  int port;
+
+  TestHttp http() {
+    return new TestHttp("http://127.0.0.1:" + port);
+  }
+
+  static Map<String, String> as(String organisationId) {
+    return TestHttp.bearer(TestIssuer.shared().accessToken(organisationId));
+  }
 
   @AfterAll
   static void stopReceiver() {
@@ -316,6 +342,293 @@ class CallbackDeliveryIntegrationTests {
 
       awaitStatus(request.callbackId(), "DELIVERED", WAIT);
       assertThat(receiver.received(request.path())).hasSize(1);
+    }
+  }
+
+  /** Checks a received callback the way the README tells merchants to. */
+  static boolean verifies(Received post, String secret) {
+    String id = post.header("webhook-id");
+    long timestamp = Long.parseLong(post.header("webhook-timestamp"));
+    String expected = WebhookSignature.sign(WebhookSignature.key(secret), id, timestamp, post.body());
+    return List.of(post.header("webhook-signature").split(" ")).contains(expected);
+  }
+
+  String issueSecret(String organisationId) {
+    TestHttp.Response issued = http().postJson("/api/v1/callbacks/signing-secret", "", as(organisationId));
+    assertThat(issued.status()).isEqualTo(201);
+    assertThat(issued.headers().firstValue("Cache-Control")).contains("no-store");
+    return issued.json().path("data").path("secret").stringValue();
+  }
+
+  @Nested
+  class Signatures {
+
+    @Test
+    void signsEveryCallbackWithTheOrganisationsSecret() {
+      Request request = Request.fresh();
+      String secret = issueSecret(request.organisationId());
+      produce(request);
+
+      awaitStatus(request.callbackId(), "DELIVERED", KAFKA_WAIT);
+
+      Received post = receiver.received(request.path()).getFirst();
+      assertThat(post.header("webhook-id")).isEqualTo(request.callbackId());
+      assertThat(Long.parseLong(post.header("webhook-timestamp")))
+          .isCloseTo(Instant.now().getEpochSecond(), org.assertj.core.data.Offset.offset(30L));
+      assertThat(post.header("webhook-signature")).startsWith("v1,").doesNotContain(" ");
+      assertThat(verifies(post, secret)).isTrue();
+      assertThat(verifies(post, "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=")).isFalse();
+    }
+
+    @Test
+    void signsARetryAfreshWithTheSameWebhookId() {
+      Request request = Request.fresh();
+      String secret = issueSecret(request.organisationId());
+      receiver.script(request.path(), Reply.status(500), Reply.status(200));
+      produce(request);
+
+      awaitStatus(request.callbackId(), "DELIVERED", KAFKA_WAIT);
+
+      assertThat(receiver.received(request.path())).hasSize(2).allSatisfy(post -> {
+        assertThat(post.header("webhook-id")).isEqualTo(request.callbackId());
+        assertThat(verifies(post, secret)).isTrue();
+      });
+    }
+
+    @Test
+    void sendsBothSignaturesDuringARotation() {
+      Request request = Request.fresh();
+      String old = issueSecret(request.organisationId());
+      String rotated = issueSecret(request.organisationId());
+      produce(request);
+
+      awaitStatus(request.callbackId(), "DELIVERED", KAFKA_WAIT);
+
+      Received post = receiver.received(request.path()).getFirst();
+      assertThat(post.header("webhook-signature").split(" ")).hasSize(2);
+      assertThat(verifies(post, rotated)).isTrue();
+      assertThat(verifies(post, old)).isTrue();
+      TestHttp.Response metadata = http().get("/api/v1/callbacks/signing-secret", as(request.organisationId()));
+      assertThat(metadata.status()).isEqualTo(200);
+      assertThat(metadata.json().path("data").path("rotationEndsAt").isString()).isTrue();
+      assertThat(metadata.body()).doesNotContain(rotated.substring(6)).doesNotContain(old.substring(6));
+    }
+
+    @Test
+    void signsEvenBeforeTheMerchantAskedForASecretAndReplacesThatSecretWithoutARotation() {
+      Request request = Request.fresh();
+      produce(request);
+      awaitStatus(request.callbackId(), "DELIVERED", KAFKA_WAIT);
+      assertThat(receiver.received(request.path()).getFirst().header("webhook-signature")).startsWith("v1,");
+      TestHttp.Response lazy = http().get("/api/v1/callbacks/signing-secret", as(request.organisationId()));
+      assertThat(lazy.json().path("data").path("issued").booleanValue()).isFalse();
+
+      issueSecret(request.organisationId());
+
+      TestHttp.Response after = http().get("/api/v1/callbacks/signing-secret", as(request.organisationId()));
+      assertThat(after.json().path("data").path("issued").booleanValue()).isTrue();
+      assertThat(after.json().path("data").path("rotationEndsAt").isNull()).isTrue();
+    }
+
+    @Test
+    void showsNoSecretToAnOrganisationThatHasNone() {
+      assertThat(http().get("/api/v1/callbacks/signing-secret", as(UUID.randomUUID().toString())).status())
+          .isEqualTo(404);
+    }
+
+    @Test
+    void requiresAToken() {
+      assertThat(http().postJson("/api/v1/callbacks/signing-secret", "", Map.of()).status()).isEqualTo(401);
+    }
+  }
+
+  @Nested
+  class MerchantSignals {
+
+    @Test
+    void stopsDeliveringToAUrlThatAnswered410UntilARedelivery() {
+      Request first = Request.fresh();
+      receiver.script(first.path(), Reply.status(410), Reply.status(200));
+      produce(first);
+      Document dead = awaitStatus(first.callbackId(), "DEAD", KAFKA_WAIT);
+      assertThat(dead.getString("deadReason")).isEqualTo("the endpoint answered 410 Gone");
+      assertThat(attemptLog(dead)).hasSize(1);
+
+      Request later = new Request(UUID.randomUUID().toString(), first.organisationId(),
+          UUID.randomUUID().toString(), UUID.randomUUID().toString(), first.path(), first.body());
+      produce(later);
+      Document notSent = awaitStatus(later.callbackId(), "DEAD", KAFKA_WAIT);
+      assertThat(notSent.getString("deadReason")).startsWith("not sent");
+      assertThat(receiver.received(first.path())).hasSize(1);
+
+      TestHttp.Response redelivery = http().postJson("/api/v1/callbacks/" + later.callbackId() + "/redeliver", "",
+          as(first.organisationId()));
+      assertThat(redelivery.status()).isEqualTo(202);
+      awaitStatus(later.callbackId(), "DELIVERED", WAIT);
+      assertThat(receiver.received(first.path())).hasSize(2);
+    }
+
+    @Test
+    void waitsAsLongAsRetryAfterAsks() {
+      Request request = Request.fresh();
+      receiver.script(request.path(), Reply.withHeader(503, "Retry-After", "2"), Reply.status(200));
+      produce(request);
+
+      Document delivered = awaitStatus(request.callbackId(), "DELIVERED", KAFKA_WAIT);
+
+      List<Document> log = attemptLog(delivered);
+      assertThat(log).hasSize(2);
+      // the schedule alone would have retried after 200 ms
+      assertThat(Duration.between(log.get(0).getDate("at").toInstant(), log.get(1).getDate("at").toInstant()))
+          .isGreaterThanOrEqualTo(Duration.ofMillis(1900));
+    }
+  }
+
+  @Nested
+  class DeliveryLog {
+
+    @Test
+    void listsTheCallbacksOfARequestWithTheirAttempts() {
+      Request request = Request.fresh();
+      receiver.script(request.path(), Reply.body(500, "boom"), Reply.status(200));
+      produce(request);
+      awaitStatus(request.callbackId(), "DELIVERED", KAFKA_WAIT);
+
+      TestHttp.Response response = http().get("/api/v1/callbacks?requestId=" + request.requestId(),
+          as(request.organisationId()));
+
+      assertThat(response.status()).isEqualTo(200);
+      var callbacks = response.json().path("data");
+      assertThat(callbacks.size()).isEqualTo(1);
+      var callback = callbacks.get(0);
+      assertThat(callback.path("callbackId").stringValue()).isEqualTo(request.callbackId());
+      assertThat(callback.path("status").stringValue()).isEqualTo("DELIVERED");
+      var attempts = callback.path("attemptLog");
+      assertThat(attempts.size()).isEqualTo(2);
+      assertThat(attempts.get(0).path("statusCode").intValue()).isEqualTo(500);
+      assertThat(attempts.get(0).path("error").stringValue()).isEqualTo("HTTP 500");
+      assertThat(attempts.get(0).path("latencyMs").isNumber()).isTrue();
+      assertThat(attempts.get(0).path("at").isString()).isTrue();
+      assertThat(attempts.get(1).path("statusCode").intValue()).isEqualTo(200);
+    }
+
+    @Test
+    void showsNothingOfAnotherOrganisation() {
+      Request request = Request.fresh();
+      produce(request);
+      awaitStatus(request.callbackId(), "DELIVERED", KAFKA_WAIT);
+      String stranger = UUID.randomUUID().toString();
+
+      assertThat(http().get("/api/v1/callbacks?requestId=" + request.requestId(), as(stranger)).json()
+          .path("data").size()).isZero();
+      assertThat(http().postJson("/api/v1/callbacks/" + request.callbackId() + "/redeliver", "", as(stranger))
+          .status()).isEqualTo(404);
+      assertThat(receiver.received(request.path())).hasSize(1);
+    }
+
+    @Test
+    void redeliversADeliveredCallbackWithTheSameWebhookId() {
+      Request request = Request.fresh();
+      produce(request);
+      awaitStatus(request.callbackId(), "DELIVERED", KAFKA_WAIT);
+
+      TestHttp.Response response = http().postJson("/api/v1/callbacks/" + request.callbackId() + "/redeliver", "",
+          as(request.organisationId()));
+
+      assertThat(response.status()).isEqualTo(202);
+      assertThat(response.json().path("data").path("status").stringValue()).isEqualTo("PENDING");
+      await().atMost(WAIT).until(() -> receiver.received(request.path()).size() == 2);
+      assertThat(receiver.received(request.path()))
+          .allSatisfy(post -> assertThat(post.header("webhook-id")).isEqualTo(request.callbackId()));
+      Document delivered = awaitStatus(request.callbackId(), "DELIVERED", WAIT);
+      assertThat(delivered.getInteger("attempts")).isEqualTo(2);
+    }
+
+    @Test
+    void requiresTheRequestId() {
+      assertThat(http().get("/api/v1/callbacks", as(UUID.randomUUID().toString())).status()).isEqualTo(400);
+    }
+  }
+
+  @Nested
+  class DeadLetters {
+
+    Map<String, String> operator() {
+      return Map.of("X-Operator-Token", OPERATOR_TOKEN);
+    }
+
+    @Test
+    void showsADeadCallbackToOperatorsAndReplaysIt() {
+      Request request = Request.fresh();
+      receiver.script(request.path(), Reply.status(500), Reply.status(500), Reply.status(500), Reply.status(500),
+          Reply.status(200));
+      produce(request);
+      awaitStatus(request.callbackId(), "DEAD", KAFKA_WAIT);
+
+      TestHttp.Response dead = http().get("/admin/v1/callbacks/dead?organisationId=" + request.organisationId(),
+          operator());
+      assertThat(dead.status()).isEqualTo(200);
+      assertThat(dead.json().path("data").get(0).path("callbackId").stringValue()).isEqualTo(request.callbackId());
+      assertThat(dead.json().path("data").get(0).path("deadReason").stringValue())
+          .isEqualTo("retry schedule exhausted");
+
+      TestHttp.Response replay = http().postJson("/admin/v1/callbacks/" + request.callbackId() + "/replay", "",
+          operator());
+      assertThat(replay.status()).isEqualTo(202);
+      Document delivered = awaitStatus(request.callbackId(), "DELIVERED", WAIT);
+      assertThat(delivered.getInteger("attempts")).isEqualTo(5);
+      assertThat(http().postJson("/admin/v1/callbacks/" + request.callbackId() + "/replay", "", operator())
+          .status()).as("only dead letters are replayed").isEqualTo(409);
+    }
+
+    @Test
+    void refusesCallersWithoutTheOperatorToken() {
+      assertThat(http().get("/admin/v1/callbacks/dead", Map.of()).status()).isEqualTo(401);
+      assertThat(http().get("/admin/v1/callbacks/dead", Map.of("X-Operator-Token", "wrong")).status())
+          .isEqualTo(401);
+      assertThat(http().get("/admin/v1/callbacks/dead", as(UUID.randomUUID().toString())).status()).isEqualTo(401);
+      assertThat(http().postJson("/admin/v1/callbacks/" + UUID.randomUUID() + "/replay", "", operator()).status())
+          .isEqualTo(404);
+    }
+  }
+
+  @Nested
+  class Isolation {
+
+    @Test
+    void deliversToAFastEndpointAtFullSpeedWhileAnotherHangs() {
+      try (TestReceiver slow = TestReceiver.start()) {
+        slow.script("/hang", Reply.after(Duration.ofSeconds(30), 200));
+        String slowOrg = UUID.randomUUID().toString();
+        for (int i = 0; i < 60; i++) {
+          Request hanging = Request.fresh();
+          produce(hanging.requestId(), new Request(hanging.eventId(), slowOrg, hanging.requestId(),
+              hanging.callbackId(), "/hang", hanging.body()).record(slow.url("/hang")));
+        }
+        await().atMost(KAFKA_WAIT).until(() -> slow.received("/hang").size() >= 4);
+
+        // one after the other, as a merchant's payments come in: the fast endpoint itself is never the bottleneck
+        List<Request> fast = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+          Request request = Request.fresh();
+          fast.add(request);
+          produce(request);
+        }
+        await().atMost(KAFKA_WAIT).pollInterval(Duration.ofMillis(20)).until(() -> fast.stream()
+            .allMatch(r -> "DELIVERED".equals(java.util.Optional.ofNullable(delivery(r.callbackId()))
+                .map(d -> d.getString("status")).orElse(null))));
+
+        // from the moment the dispatcher stored each fast callback to its first (and only) attempt
+        assertThat(fast).allSatisfy(r -> {
+          Document delivered = delivery(r.callbackId());
+          Duration lag = Duration.between(delivered.getDate("createdAt").toInstant(),
+              attemptLog(delivered).getFirst().getDate("at").toInstant());
+          assertThat(lag).isLessThan(Duration.ofMillis(500));
+          assertThat(delivered.getInteger("attempts")).isEqualTo(1);
+        });
+        assertThat(deliveries().countDocuments(Filters.and(Filters.eq("organisationId", slowOrg),
+            Filters.eq("status", "DELIVERED")))).as("the hanging endpoint is stuck").isZero();
+      }
     }
   }
 }

@@ -48,6 +48,10 @@ final class TestReceiver implements AutoCloseable {
     static Reply after(Duration delay, int status) {
       return new Reply(status, "", delay, Map.of());
     }
+
+    static Reply withHeader(int status, String name, String value) {
+      return new Reply(status, "", Duration.ZERO, Map.of(name, value));
+    }
   }
 
   private final HttpServer server;

@@ -159,7 +159,8 @@ class PlatformSystemTests {
     assertThat(platform("down").exitCode).isZero();
     assertThat(platform("up").exitCode).isZero();
     assertThat(credentials().path("organisationId").asString()).isEqualTo(organisationId);
-    TestHttp.Response list = gateway.get("/api/sandbox/v1/stk/all", TestHttp.bearer(token()));
+    // the smoke bench ran in between: page wide enough to reach the first push
+    TestHttp.Response list = gateway.get("/api/sandbox/v1/stk/all?size=500", TestHttp.bearer(token()));
     assertThat(list.status()).isEqualTo(200);
     assertThat(list.json().path("data").findValuesAsString("uuid")).contains(requestId);
   }

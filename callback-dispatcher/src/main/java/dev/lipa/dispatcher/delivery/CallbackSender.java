@@ -1,50 +1,111 @@
 package dev.lipa.dispatcher.delivery;
 
+import dev.lipa.common.callbacks.CallbackUrlGuard;
+import dev.lipa.common.callbacks.RefusedCallbackUrl;
+import dev.lipa.common.callbacks.RefusedDestination;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.UnknownHostException;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
-import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLException;
+import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.classic.methods.HttpPost;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
 
 /**
  * Makes one HTTP attempt of a callback: POST the body to the URL, never following redirects, bounded in time and in
  * how much of the answer it reads. It never throws for what a merchant does; every failure becomes an outcome.
+ *
+ * <p>The HTTP client is Apache HttpClient 5 because its DNS hook lets the SSRF guard be the resolver: the addresses
+ * the guard checked are the only ones a connection is opened to (no DNS rebinding between check and connect), while
+ * the URL's host name still goes into the Host header, TLS SNI and certificate verification.
  */
-class CallbackSender {
+class CallbackSender implements AutoCloseable {
 
   static final String USER_AGENT = "lipa-callbacks/1";
+  private static final ContentType JSON = ContentType.create("application/json");
 
-  private final HttpClient client;
+  private final CloseableHttpClient client;
+  private final CallbackUrlGuard guard;
   private final CallbackSigner signer;
   private final Duration requestTimeout;
   private final int snippetBytes;
+  private final Clock clock;
+  private final ScheduledExecutorService watchdog;
 
-  CallbackSender(HttpClient client, CallbackSigner signer, Duration requestTimeout, int snippetBytes) {
+  CallbackSender(CloseableHttpClient client, CallbackUrlGuard guard, CallbackSigner signer, Duration requestTimeout,
+      int snippetBytes, Clock clock, ScheduledExecutorService watchdog) {
     this.client = client;
+    this.guard = guard;
     this.signer = signer;
     this.requestTimeout = requestTimeout;
     this.snippetBytes = snippetBytes;
+    this.clock = clock;
+    this.watchdog = watchdog;
   }
 
-  /** The client every attempt shares: connect timeout, no redirects, HTTP/1.1 (no h2c upgrade surprises). */
-  static HttpClient httpClient(Duration connectTimeout) {
-    return HttpClient.newBuilder()
-        .connectTimeout(connectTimeout)
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .version(HttpClient.Version.HTTP_1_1)
+  /**
+   * The client every attempt shares: pooled keep-alive connections (per destination as many as attempts may be in
+   * flight there), the guard as its resolver, no redirects, no retries, no cookies, no decompression (the answer is
+   * read raw and bounded).
+   */
+  static CloseableHttpClient httpClient(CallbackUrlGuard guard, Duration connectTimeout, Duration requestTimeout,
+      int maxConnections, int maxPerDestination) {
+    var connections = PoolingHttpClientConnectionManagerBuilder.create()
+        .setDnsResolver(new GuardedDnsResolver(guard))
+        .setMaxConnTotal(maxConnections)
+        .setMaxConnPerRoute(maxPerDestination)
+        .setDefaultConnectionConfig(ConnectionConfig.custom()
+            .setConnectTimeout(Timeout.of(connectTimeout))
+            .setSocketTimeout(Timeout.of(requestTimeout))
+            .setValidateAfterInactivity(TimeValue.ofSeconds(2))
+            .setTimeToLive(TimeValue.ofMinutes(5))
+            .build())
+        .build();
+    return HttpClients.custom()
+        .setConnectionManager(connections)
+        .setDefaultRequestConfig(RequestConfig.custom()
+            .setRedirectsEnabled(false)
+            .setResponseTimeout(Timeout.of(requestTimeout))
+            .setConnectionRequestTimeout(Timeout.of(requestTimeout))
+            .build())
+        .disableRedirectHandling()
+        .disableAutomaticRetries()
+        .disableCookieManagement()
+        .disableAuthCaching()
+        .disableContentCompression()
+        .setUserAgent(USER_AGENT)
+        .evictIdleConnections(TimeValue.ofSeconds(30))
+        .evictExpiredConnections()
         .build();
   }
 
@@ -53,58 +114,116 @@ class CallbackSender {
    *     failure, and its lease brings the delivery back after a restart
    */
   AttemptOutcome send(Delivery delivery) {
-    HttpRequest request;
+    URI uri;
     try {
-      request = request(delivery);
-    } catch (IllegalArgumentException e) {
+      uri = CallbackUrlGuard.parse(delivery.url());
+    } catch (RefusedCallbackUrl e) {
       return AttemptOutcome.unsendable("invalid url");
     }
-    long started = System.nanoTime();
-    CompletableFuture<HttpResponse<String>> exchange =
-        client.sendAsync(request, ResponseSnippet.handler(snippetBytes));
     try {
-      // bounds the whole exchange; the request's own timeout only covers the wait for the status line
-      HttpResponse<String> response = exchange.get(requestTimeout.toMillis(), TimeUnit.MILLISECONDS);
-      return AttemptOutcome.answered(response.statusCode(), millisSince(started), response.body());
-    } catch (TimeoutException e) {
-      exchange.cancel(true);
-      return AttemptOutcome.noAnswer("timeout", millisSince(started));
-    } catch (ExecutionException e) {
-      return AttemptOutcome.noAnswer(describe(e.getCause()), millisSince(started));
-    } catch (InterruptedException e) {
-      exchange.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new AttemptAbandoned();
+      // checked here too, not only when a connection opens: a pooled connection may be reused, and an address
+      // literal must never depend on whether the client consults its resolver for it
+      guard.resolve(uri.getHost());
+    } catch (RefusedDestination e) {
+      return AttemptOutcome.unsendable("destination refused: " + e.getMessage());
+    } catch (UnknownHostException e) {
+      return AttemptOutcome.noAnswer("unknown host", 0);
+    }
+    HttpPost post = new HttpPost(uri);
+    post.setHeader("webhook-id", delivery.callbackId());
+    post.setHeader("Idempotency-Key", delivery.callbackId());
+    // the signer runs right before sending, so webhook-timestamp is this attempt's time
+    signer.headers(delivery.organisationId(), delivery.callbackId(), delivery.body()).forEach(post::setHeader);
+    post.setEntity(new ByteArrayEntity(delivery.body().getBytes(StandardCharsets.UTF_8), JSON));
+
+    AtomicBoolean timedOut = new AtomicBoolean();
+    long started = System.nanoTime();
+    // bounds the whole exchange; the socket timeout alone would let a merchant trickle bytes forever
+    ScheduledFuture<?> deadline = watchdog.schedule(() -> {
+      timedOut.set(true);
+      post.cancel();
+    }, requestTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    try (ClassicHttpResponse response = client.executeOpen(null, post, null)) {
+      int status = response.getCode();
+      Duration retryAfter = retryAfter(response.getFirstHeader("Retry-After"), clock.instant());
+      String snippet = snippet(response.getEntity(), post);
+      return AttemptOutcome.answered(status, millisSince(started), snippet, retryAfter);
+    } catch (IOException | RuntimeException e) {
+      if (Thread.currentThread().isInterrupted()) {
+        throw new AttemptAbandoned();
+      }
+      if (timedOut.get()) {
+        return AttemptOutcome.noAnswer("timeout", millisSince(started));
+      }
+      RefusedDestination refused = find(e, RefusedDestination.class);
+      if (refused != null) {
+        return AttemptOutcome.unsendable("destination refused: " + refused.getMessage());
+      }
+      return AttemptOutcome.noAnswer(describe(e), millisSince(started));
+    } finally {
+      deadline.cancel(false);
     }
   }
 
-  private HttpRequest request(Delivery delivery) {
-    URI uri = URI.create(delivery.url());
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
-      throw new IllegalArgumentException("not an absolute http(s) URL");
+  /**
+   * Reads at most {@code snippetBytes} of the answer. A short answer is read to its end, so the connection goes back
+   * to the pool; a longer one is cut off by aborting the exchange (its connection is dropped, never drained).
+   */
+  private String snippet(HttpEntity entity, HttpPost post) throws IOException {
+    if (entity == null) {
+      return null;
     }
-    // later: the SSRF guard resolves the host here, refuses private destinations (unsendable) and pins the address
-    HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
-        .timeout(requestTimeout)
-        .header("Content-Type", "application/json")
-        .header("User-Agent", USER_AGENT)
-        .header("webhook-id", delivery.callbackId())
-        .header("Idempotency-Key", delivery.callbackId());
-    signer.headers(delivery.organisationId(), delivery.callbackId(), delivery.body()).forEach(builder::header);
-    return builder.POST(HttpRequest.BodyPublishers.ofString(delivery.body(), StandardCharsets.UTF_8)).build();
+    byte[] buffer = new byte[snippetBytes + 1];
+    int read = 0;
+    try (InputStream in = entity.getContent()) {
+      while (read < buffer.length) {
+        int n = in.read(buffer, read, buffer.length - read);
+        if (n < 0) {
+          break;
+        }
+        read += n;
+      }
+      if (read > snippetBytes) {
+        post.cancel();
+        read = snippetBytes;
+      }
+    } catch (IOException e) {
+      if (read < snippetBytes && !post.isCancelled()) {
+        throw e;
+      }
+    }
+    // a cut can split a multi-byte character: decoding replaces the broken tail instead of failing
+    return read == 0 ? null : new String(Arrays.copyOf(buffer, read), StandardCharsets.UTF_8);
+  }
+
+  /** Retry-After as delta-seconds or an HTTP date; null when absent or unreadable. */
+  static Duration retryAfter(Header header, Instant now) {
+    if (header == null || header.getValue() == null) {
+      return null;
+    }
+    String value = header.getValue().strip();
+    if (value.matches("[0-9]{1,10}")) {
+      return Duration.ofSeconds(Long.parseLong(value));
+    }
+    try {
+      Instant at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+      return at.isAfter(now) ? Duration.between(now, at) : Duration.ZERO;
+    } catch (DateTimeParseException e) {
+      return null;
+    }
   }
 
   private static String describe(Throwable failure) {
     // the client wraps the interesting exception in one or two layers of its own
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       String known = switch (cause) {
-        case HttpConnectTimeoutException e -> "connect timeout";
-        case HttpTimeoutException e -> "timeout";
+        case ConnectTimeoutException e -> "connect timeout";
+        case SocketTimeoutException e -> "timeout";
         case NoRouteToHostException e -> "no route to host";
         case ConnectException e -> "connection refused";
         case UnknownHostException e -> "unknown host";
         case SSLException e -> "TLS failure";
+        case InterruptedIOException e -> "timeout";
         default -> null;
       };
       if (known != null) {
@@ -117,12 +236,40 @@ class CallbackSender {
     return "error: " + failure.getClass().getSimpleName();
   }
 
+  private static <T extends Throwable> T find(Throwable failure, Class<T> type) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (type.isInstance(cause)) {
+        return type.cast(cause);
+      }
+    }
+    return null;
+  }
+
   private static String abbreviate(String text) {
     return text.length() <= 200 ? text : text.substring(0, 200);
   }
 
   private static long millisSince(long startedNanos) {
     return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos);
+  }
+
+  @Override
+  public void close() throws IOException {
+    client.close();
+  }
+
+  /** The guard as the client's DNS: only checked addresses are ever connected to. */
+  private record GuardedDnsResolver(CallbackUrlGuard guard) implements DnsResolver {
+
+    @Override
+    public InetAddress[] resolve(String host) throws UnknownHostException {
+      return guard.resolve(host);
+    }
+
+    @Override
+    public String resolveCanonicalHostname(String host) throws UnknownHostException {
+      return host; // only used for Kerberos/SPNEGO, which callbacks never do
+    }
   }
 
   /** The attempt was interrupted before it had a result. */

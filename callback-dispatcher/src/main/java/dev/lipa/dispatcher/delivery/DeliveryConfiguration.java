@@ -1,8 +1,14 @@
 package dev.lipa.dispatcher.delivery;
 
+import dev.lipa.common.callbacks.CallbackUrlGuard;
 import java.time.Clock;
 import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -10,23 +16,49 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class DeliveryConfiguration {
 
+  private static final Logger log = LoggerFactory.getLogger(DeliveryConfiguration.class);
+
   @Bean
   RetrySchedule retrySchedule(DispatcherProperties properties) {
-    return new RetrySchedule(properties.retryDelays(), properties.jitter(), new Random());
+    return new RetrySchedule(properties.retryDelays(), properties.jitter(), properties.retryAfterCap(), new Random());
+  }
+
+  /**
+   * The SSRF guard. {@code lipa.callbacks.allow-private-targets=true} (the sandbox and the local platform) lets
+   * callbacks reach loopback and private networks; live leaves it false.
+   */
+  @Bean
+  CallbackUrlGuard callbackUrlGuard(@Value("${" + CallbackUrlGuard.ALLOW_PRIVATE_TARGETS + ":false}") boolean allow) {
+    if (allow) {
+      log.warn("{}=true: callbacks may reach loopback and private addresses (never do this in live)",
+          CallbackUrlGuard.ALLOW_PRIVATE_TARGETS);
+    }
+    return new CallbackUrlGuard(allow);
+  }
+
+  @Bean(destroyMethod = "shutdownNow")
+  ScheduledExecutorService callbackDeadlines() {
+    return Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("callback-deadlines").daemon()
+        .factory());
   }
 
   @Bean
-  CallbackSender callbackSender(DispatcherProperties properties, ObjectProvider<CallbackSigner> signer) {
-    return new CallbackSender(CallbackSender.httpClient(properties.connectTimeout()),
-        signer.getIfAvailable(CallbackSigner::unsigned), properties.requestTimeout(),
-        properties.responseSnippetBytes());
+  CallbackSender callbackSender(DispatcherProperties properties, CallbackUrlGuard guard,
+      ObjectProvider<CallbackSigner> signer, Clock clock, ScheduledExecutorService callbackDeadlines) {
+    return new CallbackSender(
+        CallbackSender.httpClient(guard, properties.connectTimeout(), properties.requestTimeout(),
+            properties.maxConcurrentAttempts(), properties.perHostConcurrency()),
+        guard, signer.getIfAvailable(CallbackSigner::unsigned), properties.requestTimeout(),
+        properties.responseSnippetBytes(), clock, callbackDeadlines);
   }
 
   @Bean
   DeliveryDispatcher deliveryDispatcher(DeliveryStore store, CallbackSender sender, RetrySchedule schedule,
-      Clock clock, DispatcherProperties properties) {
+      DisabledEndpoints disabledEndpoints, Clock clock, DispatcherProperties properties) {
     return new DeliveryDispatcher(store, sender, schedule, new AttemptSlots(properties.maxConcurrentAttempts()),
-        clock, properties);
+        new HostGate(properties.perHostConcurrency(), properties.hostPermitWait(),
+            HostGate.breakerConfig(properties)),
+        disabledEndpoints, clock, properties);
   }
 
   @Bean

@@ -9,6 +9,7 @@ import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.PushOptions;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.UpdateOptions;
@@ -33,8 +34,8 @@ import org.springframework.stereotype.Component;
  * delivery log a merchant asks for later is a single document read. The array stays small: it is bounded by the
  * schedule (10 attempts by default).
  *
- * <p>Merchant-facing reads always filter by organisation. The claim of due deliveries is the one query across
- * organisations: it is the dispatcher's own work queue.
+ * <p>Merchant-facing reads always filter by organisation. Two queries go across organisations: the claim of due
+ * deliveries (the dispatcher's own work queue) and the operators' dead-letter view and replay.
  */
 @Component
 public class DeliveryStore {
@@ -42,23 +43,34 @@ public class DeliveryStore {
   static final String COLLECTION = "deliveries";
 
   private final MongoCollection<Document> deliveries;
+  private final int attemptLogLimit;
 
-  DeliveryStore(MongoClient client, @Value("${spring.mongodb.database}") String database) {
+  DeliveryStore(MongoClient client, @Value("${spring.mongodb.database}") String database,
+      DispatcherProperties properties) {
     this.deliveries = client.getDatabase(database).getCollection(COLLECTION);
+    this.attemptLogLimit = properties.attemptLogLimit();
     // The embedded store ignores non-unique indexes; a real MongoDB needs them for the poller and the delivery log.
     deliveries.createIndex(Indexes.ascending("status", "nextAttemptAt"), new IndexOptions().name("due"));
     deliveries.createIndex(Indexes.ascending("organisationId", "requestId"), new IndexOptions().name("by_request"));
+    deliveries.createIndex(Indexes.ascending("status", "deadAt"), new IndexOptions().name("dead_letters"));
+    // The embedded store answers a query from an index only when the query's fields are exactly the index's keys;
+    // anything else scans the whole collection, which makes every write O(collection size). These unique indexes
+    // (trivially unique: they contain _id) match the compare-and-set filters of the hot path, one per key set.
+    deliveries.createIndex(Indexes.ascending("_id", "organisationId"),
+        new IndexOptions().name("cas_owner").unique(true));
+    deliveries.createIndex(Indexes.ascending("_id", "status", "leaseToken"),
+        new IndexOptions().name("cas_lease").unique(true));
   }
 
   /**
    * Stores a new PENDING delivery unless one with this callbackId exists (a redelivered Kafka record changes
    * nothing). When {@code lease} is given the new delivery is created already leased to it, so the caller can make
-   * the first attempt at once without a claim; otherwise it is due now for the poller.
+   * the first attempt at once without a claim; otherwise it is due at {@code due} for the poller.
    *
    * @return true when this call created the delivery
    * @throws CallbackIdConflict when the callbackId is already used by another organisation
    */
-  public boolean insertIfAbsent(CallbackRequest request, Instant now, Optional<Lease> lease) {
+  public boolean insertIfAbsent(CallbackRequest request, Instant now, Instant due, Optional<Lease> lease) {
     Date at = Date.from(now);
     List<Bson> onInsert = new ArrayList<>(List.of(
         Updates.setOnInsert("callbackId", request.callbackId()),
@@ -69,7 +81,8 @@ public class DeliveryStore {
         Updates.setOnInsert("eventId", request.eventId()),
         Updates.setOnInsert("status", DeliveryStatus.PENDING.name()),
         Updates.setOnInsert("attempts", 0),
-        Updates.setOnInsert("nextAttemptAt", at),
+        Updates.setOnInsert("roundAttempts", 0),
+        Updates.setOnInsert("nextAttemptAt", Date.from(due)),
         Updates.setOnInsert("createdAt", at),
         Updates.setOnInsert("updatedAt", at),
         Updates.setOnInsert("attemptLog", List.of())));
@@ -79,8 +92,7 @@ public class DeliveryStore {
     });
     // organisationId in the filter: a callbackId already taken by another organisation fails as a duplicate key
     // instead of silently attaching this request to a stranger's delivery
-    Bson filter = Filters.and(Filters.eq("_id", request.callbackId()),
-        Filters.eq("organisationId", request.organisationId()));
+    Bson filter = byId(request.callbackId()).append("organisationId", request.organisationId());
     try {
       return deliveries.updateOne(filter, Updates.combine(onInsert), new UpdateOptions().upsert(true))
           .getUpsertedId() != null;
@@ -96,23 +108,83 @@ public class DeliveryStore {
   }
 
   /**
-   * Leases the delivery that has been due longest: PENDING, its next attempt due, and not leased (or leased by an
-   * attempt that never finished, e.g. a killed process). Two pollers never get the same delivery: the claim is one
-   * atomic findOneAndUpdate.
+   * The ids of up to {@code limit} deliveries that are due (PENDING, next attempt due, not leased), longest due first.
+   * One query per poll instead of one per claim: the embedded store ignores non-unique indexes, so each such query
+   * scans the collection, while the claims that follow go by {@code _id}.
    */
-  public Optional<Delivery> claimDue(Instant now, Lease lease) {
+  public List<Due> findDue(Instant now, int limit) {
     Date at = Date.from(now);
+    List<Due> due = new ArrayList<>();
+    deliveries.find(dueFilter(at))
+        .sort(Sorts.ascending("nextAttemptAt"))
+        .projection(Projections.include("_id", "url"))
+        .limit(limit)
+        .forEach(doc -> due.add(new Due(doc.getString("_id"), doc.getString("url"))));
+    return due;
+  }
+
+  /** A due delivery as {@link #findDue} lists it: enough to choose which to claim. */
+  public record Due(String callbackId, String url) {
+  }
+
+  /**
+   * Pushes back due deliveries that will not be claimed now (their destination is blocked), in one write, so they
+   * stop heading the queue in front of everyone else's. Leased ones are left alone.
+   */
+  public void postpone(List<String> callbackIds, Instant now, Instant until) {
+    if (callbackIds.isEmpty()) {
+      return;
+    }
+    deliveries.updateMany(due(new Document("_id", new Document("$in", callbackIds)), Date.from(now)),
+        Updates.set("nextAttemptAt", Date.from(until)));
+  }
+
+  /**
+   * Leases one delivery found by {@link #findDue} if it is still due and free. Two pollers never get the same
+   * delivery: the claim is one atomic findOneAndUpdate.
+   */
+  public Optional<Delivery> claim(String callbackId, Instant now, Lease lease) {
+    // read by _id, judge in Java, then compare-and-set on the lease token seen: both steps use an index
+    Document seen = deliveries.find(byId(callbackId)).projection(Projections.exclude("attemptLog", "body")).first();
+    if (seen == null || !isDue(seen, now)) {
+      return Optional.empty();
+    }
     Document claimed = deliveries.findOneAndUpdate(
-        Filters.and(
-            Filters.eq("status", DeliveryStatus.PENDING.name()),
-            Filters.lte("nextAttemptAt", at),
-            Filters.not(Filters.gt("leaseUntil", at))),
+        byId(callbackId).append("status", DeliveryStatus.PENDING.name())
+            .append("leaseToken", seen.getString("leaseToken")),
         Updates.combine(Updates.set("leaseUntil", Date.from(lease.until())), Updates.set("leaseToken", lease.token())),
         new FindOneAndUpdateOptions()
-            .sort(Sorts.ascending("nextAttemptAt"))
             .projection(Projections.exclude("attemptLog"))
             .returnDocument(ReturnDocument.AFTER));
     return Optional.ofNullable(claimed).map(DeliveryStore::toDelivery);
+  }
+
+  private static boolean isDue(Document doc, Instant now) {
+    Date next = doc.getDate("nextAttemptAt");
+    Date leaseUntil = doc.getDate("leaseUntil");
+    return DeliveryStatus.PENDING.name().equals(doc.getString("status"))
+        && next != null && !next.toInstant().isAfter(now)
+        && (leaseUntil == null || !leaseUntil.toInstant().isAfter(now));
+  }
+
+  private static Bson dueFilter(Date at) {
+    return due(new Document(), at);
+  }
+
+  /** Adds "due and not leased" to a filter: PENDING, next attempt due, no live lease. */
+  private static Document due(Document filter, Date at) {
+    return filter.append("status", DeliveryStatus.PENDING.name())
+        .append("nextAttemptAt", new Document("$lte", at))
+        .append("leaseUntil", new Document("$not", new Document("$gt", at)));
+  }
+
+  /**
+   * A filter on {@code _id} plus other fields, written as one plain document: the embedded store finds a document by
+   * its {@code _id} index only when {@code _id} is a top-level field of the query, and scans the whole collection for
+   * an {@code $and} (which {@link Filters#and} produces), making every write O(collection size).
+   */
+  private static Document byId(String callbackId) {
+    return new Document("_id", callbackId);
   }
 
   /**
@@ -127,26 +199,104 @@ public class DeliveryStore {
         Updates.set("status", transition.status().name()),
         Updates.set("updatedAt", at),
         Updates.inc("attempts", 1),
-        Updates.push("attemptLog", toDocument(transition.attempt())),
+        Updates.inc("roundAttempts", 1),
+        logEntry(transition.attempt()),
         Updates.unset("leaseUntil"),
         Updates.unset("leaseToken")));
     switch (transition.status()) {
       case PENDING -> changes.add(Updates.set("nextAttemptAt", Date.from(transition.nextAttemptAt())));
       case DELIVERED -> changes.add(Updates.set("deliveredAt", at));
-      case DEAD -> changes.add(Updates.set("deadAt", at));
+      case DEAD -> {
+        changes.add(Updates.set("deadAt", at));
+        changes.add(Updates.set("deadReason", transition.deadReason()));
+      }
     }
-    long matched = deliveries.updateOne(
-        Filters.and(
-            Filters.eq("_id", delivery.callbackId()),
-            Filters.eq("status", DeliveryStatus.PENDING.name()),
-            Filters.eq("leaseToken", delivery.leaseToken())),
-        Updates.combine(changes)).getMatchedCount();
+    long matched = deliveries.updateOne(leased(delivery), Updates.combine(changes)).getMatchedCount();
     if (matched == 1) {
       return true;
     }
-    deliveries.updateOne(Filters.eq("_id", delivery.callbackId()),
-        Updates.push("attemptLog", toDocument(transition.attempt())));
+    deliveries.updateOne(byId(delivery.callbackId()), logEntry(transition.attempt()));
     return false;
+  }
+
+  /**
+   * Gives a claimed delivery back without an attempt (its destination is busy or its circuit is open): due again at
+   * {@code until}, its attempt counts untouched.
+   */
+  public void defer(Delivery delivery, Instant until) {
+    deliveries.updateOne(leased(delivery),
+        Updates.combine(Updates.set("nextAttemptAt", Date.from(until)), Updates.unset("leaseUntil"),
+            Updates.unset("leaseToken")));
+  }
+
+  private static Document leased(Delivery delivery) {
+    return byId(delivery.callbackId()).append("status", DeliveryStatus.PENDING.name())
+        .append("leaseToken", delivery.leaseToken());
+  }
+
+  /** The callbacks of one organisation for one requestId, oldest first, with their attempt logs. */
+  public List<DeliveryView> forRequest(String organisationId, String requestId) {
+    List<DeliveryView> views = new ArrayList<>();
+    deliveries.find(Filters.and(Filters.eq("organisationId", organisationId), Filters.eq("requestId", requestId)))
+        .sort(Sorts.ascending("createdAt"))
+        .forEach(doc -> views.add(toView(doc)));
+    return views;
+  }
+
+  /**
+   * Schedules a fresh round of attempts starting now, whatever the callback's state (a merchant's redelivery, an
+   * operator's replay). The schedule starts again from its first wait; the attempt log keeps what came before.
+   *
+   * @param organisationId the owner, or null for an operator (who may act on any organisation's callback)
+   * @param onlyIfDead true for an operator's replay of a dead letter
+   * @return the rescheduled callback, empty when no callback matches
+   */
+  public Optional<DeliveryView> reschedule(String organisationId, String callbackId, boolean onlyIfDead,
+      Instant now) {
+    Document filter = byId(callbackId);
+    if (organisationId != null) {
+      filter.append("organisationId", organisationId);
+    }
+    if (onlyIfDead) {
+      filter.append("status", DeliveryStatus.DEAD.name());
+    }
+    Date at = Date.from(now);
+    Document updated = deliveries.findOneAndUpdate(filter,
+        Updates.combine(
+            Updates.set("status", DeliveryStatus.PENDING.name()),
+            Updates.set("nextAttemptAt", at),
+            Updates.set("roundAttempts", 0),
+            Updates.set("updatedAt", at),
+            Updates.inc("redeliveries", 1),
+            Updates.unset("deliveredAt"),
+            Updates.unset("deadAt"),
+            Updates.unset("deadReason")),
+        new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER));
+    return Optional.ofNullable(updated).map(DeliveryStore::toView);
+  }
+
+  /** Whether a callback with this id exists at all (any organisation): tells 404 from 409 for operators. */
+  public boolean exists(String callbackId) {
+    return deliveries.countDocuments(Filters.eq("_id", callbackId)) > 0;
+  }
+
+  /**
+   * Dead letters for operators, most recent first: across organisations, or of one when {@code organisationId} is
+   * given.
+   */
+  public List<DeliveryView> dead(String organisationId, int limit) {
+    Bson filter = Filters.eq("status", DeliveryStatus.DEAD.name());
+    if (organisationId != null) {
+      filter = Filters.and(filter, Filters.eq("organisationId", organisationId));
+    }
+    List<DeliveryView> views = new ArrayList<>();
+    deliveries.find(filter).sort(Sorts.descending("deadAt")).limit(limit).forEach(doc -> views.add(toView(doc)));
+    return views;
+  }
+
+  private Bson logEntry(Attempt attempt) {
+    // only the latest entries are kept: redeliveries could otherwise grow one document without bound
+    return Updates.pushEach("attemptLog", List.of(toDocument(attempt)), new PushOptions().slice(-attemptLogLimit));
   }
 
   private static Document toDocument(Attempt attempt) {
@@ -162,7 +312,30 @@ public class DeliveryStore {
   private static Delivery toDelivery(Document doc) {
     return new Delivery(doc.getString("_id"), doc.getString("organisationId"), doc.getString("requestId"),
         doc.getString("url"), doc.getString("body"), doc.getString("kind"),
-        DeliveryStatus.valueOf(doc.getString("status")), doc.getInteger("attempts", 0), doc.getString("leaseToken"));
+        DeliveryStatus.valueOf(doc.getString("status")), doc.getInteger("attempts", 0),
+        doc.getInteger("roundAttempts", doc.getInteger("attempts", 0)), doc.getString("leaseToken"));
+  }
+
+  private static DeliveryView toView(Document doc) {
+    List<Attempt> log = new ArrayList<>();
+    for (Document entry : doc.getList("attemptLog", Document.class, List.of())) {
+      log.add(new Attempt(entry.getInteger("attempt", 0), instant(entry.getDate("at")), entry.getString("url"),
+          entry.getInteger("statusCode"), number(entry.get("latencyMs")), entry.getString("error"),
+          entry.getString("response")));
+    }
+    return new DeliveryView(doc.getString("_id"), doc.getString("organisationId"), doc.getString("requestId"),
+        doc.getString("kind"), doc.getString("url"), DeliveryStatus.valueOf(doc.getString("status")),
+        doc.getInteger("attempts", 0), instant(doc.getDate("createdAt")),
+        DeliveryStatus.PENDING.name().equals(doc.getString("status")) ? instant(doc.getDate("nextAttemptAt")) : null,
+        instant(doc.getDate("deliveredAt")), instant(doc.getDate("deadAt")), doc.getString("deadReason"), log);
+  }
+
+  private static Instant instant(Date date) {
+    return date == null ? null : date.toInstant();
+  }
+
+  private static long number(Object value) {
+    return value instanceof Number n ? n.longValue() : 0;
   }
 
   /** A reservation of a delivery for one attempt. */

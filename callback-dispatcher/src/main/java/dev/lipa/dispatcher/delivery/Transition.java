@@ -7,6 +7,7 @@ import java.time.Instant;
  *
  * @param nextAttemptAt when to try again; null unless the delivery stays PENDING
  * @param at when the attempt ended
+ * @param deadReason why the delivery is DEAD (shown to operators and merchants); null unless DEAD
  */
-public record Transition(DeliveryStatus status, Attempt attempt, Instant nextAttemptAt, Instant at) {
+public record Transition(DeliveryStatus status, Attempt attempt, Instant nextAttemptAt, Instant at, String deadReason) {
 }

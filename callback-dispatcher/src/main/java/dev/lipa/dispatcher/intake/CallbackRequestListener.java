@@ -30,7 +30,10 @@ class CallbackRequestListener {
     this.dispatcher = dispatcher;
   }
 
-  @KafkaListener(id = "callback-intake", topics = Topics.CALLBACKS, groupId = "callback-dispatcher")
+  // topic and group are settings only so that a test can run a second dispatcher process beside the one in its JVM
+  @KafkaListener(id = "callback-intake", topics = "${lipa.dispatcher.intake.topic:" + Topics.CALLBACKS + "}",
+      groupId = "${lipa.dispatcher.intake.group:callback-dispatcher}",
+      concurrency = "${lipa.dispatcher.intake.concurrency:3}")
   void onRecord(ConsumerRecord<String, String> record) {
     if (record.value() == null) {
       return;

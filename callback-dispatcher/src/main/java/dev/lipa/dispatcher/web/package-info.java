@@ -1,7 +1,6 @@
 /**
- * HTTP endpoints of the dispatcher (to come): the merchant's delivery log and redelivery under
- * {@code /api/v1/callbacks}, signing-secret rotation, and the operator's dead-letter view and replay. Everything under
- * {@code /api/**} already requires an access token ({@code lipa.security.jwks-uri}); every query is scoped by the
- * caller's organisation.
+ * HTTP endpoints of the dispatcher: the merchant's delivery log, redelivery and signing-secret issue/rotation under
+ * {@code /api/v1/callbacks} (access token required, every query scoped by the caller's organisation), and the
+ * operator's dead-letter view and replay under {@code /admin/v1/callbacks} ({@code X-Operator-Token}).
  */
 package dev.lipa.dispatcher.web;

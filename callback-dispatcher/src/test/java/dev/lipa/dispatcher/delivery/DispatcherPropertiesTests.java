@@ -24,11 +24,12 @@ class DispatcherPropertiesTests {
 
     assertThat(properties.requestTimeout()).isEqualTo(Duration.ofSeconds(10));
     assertThat(properties.connectTimeout()).isEqualTo(Duration.ofSeconds(2));
-    assertThat(properties.retryDelays()).containsExactly(Duration.ofSeconds(5), Duration.ofSeconds(30),
-        Duration.ofMinutes(2), Duration.ofMinutes(10), Duration.ofMinutes(30), Duration.ofHours(1),
-        Duration.ofHours(2), Duration.ofHours(5), Duration.ofHours(10));
+    assertThat(properties.retryDelays()).containsExactly(Duration.ofSeconds(5), Duration.ofMinutes(5),
+        Duration.ofMinutes(30), Duration.ofHours(2), Duration.ofHours(5), Duration.ofHours(10), Duration.ofHours(10));
     assertThat(properties.jitter()).isEqualTo(0.1);
+    assertThat(properties.retryAfterCap()).isEqualTo(Duration.ofHours(24));
     assertThat(properties.pollInterval()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(properties.perHostConcurrency()).isEqualTo(32);
     assertThat(properties.responseSnippetBytes()).isEqualTo(1024);
   }
 

@@ -14,9 +14,8 @@ import org.junit.jupiter.api.Test;
 
 class RetryScheduleTests {
 
-  private static final List<Duration> DEFAULT_DELAYS = List.of(Duration.ofSeconds(5), Duration.ofSeconds(30),
-      Duration.ofMinutes(2), Duration.ofMinutes(10), Duration.ofMinutes(30), Duration.ofHours(1),
-      Duration.ofHours(2), Duration.ofHours(5), Duration.ofHours(10));
+  private static final List<Duration> DEFAULT_DELAYS = List.of(Duration.ofSeconds(5), Duration.ofMinutes(5),
+      Duration.ofMinutes(30), Duration.ofHours(2), Duration.ofHours(5), Duration.ofHours(10), Duration.ofHours(10));
 
   private final Clock clock = Clock.fixed(Instant.parse("2026-01-15T09:00:00Z"), ZoneOffset.UTC);
   private final Instant now = clock.instant();
@@ -25,7 +24,7 @@ class RetryScheduleTests {
   void waitsExactlyTheConfiguredDelaysWithoutJitter() {
     RetrySchedule schedule = new RetrySchedule(DEFAULT_DELAYS, 0, new Random(1));
 
-    List<Duration> waits = IntStream.rangeClosed(1, 9)
+    List<Duration> waits = IntStream.rangeClosed(1, 7)
         .mapToObj(failed -> Duration.between(now, schedule.nextAttemptAt(failed, now).orElseThrow()))
         .toList();
 
@@ -36,9 +35,9 @@ class RetryScheduleTests {
   void givesUpAfterTheLastConfiguredDelay() {
     RetrySchedule schedule = new RetrySchedule(DEFAULT_DELAYS, 0.1, new Random(1));
 
-    assertThat(schedule.maxAttempts()).isEqualTo(10);
-    assertThat(schedule.nextAttemptAt(9, now)).isPresent();
-    assertThat(schedule.nextAttemptAt(10, now)).isEmpty();
+    assertThat(schedule.maxAttempts()).isEqualTo(8);
+    assertThat(schedule.nextAttemptAt(7, now)).isPresent();
+    assertThat(schedule.nextAttemptAt(8, now)).isEmpty();
   }
 
   @Test
@@ -73,6 +72,34 @@ class RetryScheduleTests {
   }
 
   @Test
+  void waitsAsLongAsRetryAfterAsksWhenThatIsLongerThanTheSchedule() {
+    RetrySchedule schedule = new RetrySchedule(DEFAULT_DELAYS, 0, new Random(1));
+
+    assertThat(schedule.nextAttemptAt(1, now, Duration.ofSeconds(120))).contains(now.plusSeconds(120));
+  }
+
+  @Test
+  void neverRetriesSoonerThanTheScheduleWhateverRetryAfterSays() {
+    RetrySchedule schedule = new RetrySchedule(DEFAULT_DELAYS, 0, new Random(1));
+
+    assertThat(schedule.nextAttemptAt(2, now, Duration.ofSeconds(1))).contains(now.plus(Duration.ofMinutes(5)));
+  }
+
+  @Test
+  void capsRetryAfterAtTheConfiguredMaximum() {
+    RetrySchedule schedule = new RetrySchedule(DEFAULT_DELAYS, 0, Duration.ofHours(24), new Random(1));
+
+    assertThat(schedule.nextAttemptAt(1, now, Duration.ofDays(365))).contains(now.plus(Duration.ofHours(24)));
+  }
+
+  @Test
+  void doesNotExtendTheScheduleForRetryAfter() {
+    RetrySchedule schedule = new RetrySchedule(DEFAULT_DELAYS, 0, new Random(1));
+
+    assertThat(schedule.nextAttemptAt(8, now, Duration.ofSeconds(10))).isEmpty();
+  }
+
+  @Test
   void refusesAttemptNumbersBelowOne() {
     RetrySchedule schedule = new RetrySchedule(DEFAULT_DELAYS, 0.1, new Random(1));
 
@@ -80,6 +107,6 @@ class RetryScheduleTests {
   }
 
   private List<Instant> draws(RetrySchedule schedule) {
-    return IntStream.rangeClosed(1, 9).mapToObj(failed -> schedule.nextAttemptAt(failed, now).orElseThrow()).toList();
+    return IntStream.rangeClosed(1, 7).mapToObj(failed -> schedule.nextAttemptAt(failed, now).orElseThrow()).toList();
   }
 }

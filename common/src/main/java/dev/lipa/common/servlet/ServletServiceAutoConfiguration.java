@@ -1,11 +1,13 @@
 package dev.lipa.common.servlet;
 
+import dev.lipa.common.callbacks.CallbackUrlGuard;
 import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.json.JsonAutoConfiguration;
 import dev.lipa.common.security.JwksKeys;
 import dev.lipa.common.security.SecurityProperties;
 import dev.lipa.common.security.TokenVerifier;
 import java.time.Clock;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -37,6 +39,14 @@ public class ServletServiceAutoConfiguration {
   @ConditionalOnMissingBean
   Clock clock() {
     return Clock.systemUTC();
+  }
+
+  /** The SSRF guard for callback URLs merchants give; private targets only where the setting allows them. */
+  @Bean
+  @ConditionalOnMissingBean
+  CallbackUrlGuard callbackUrlGuard(
+      @Value("${" + CallbackUrlGuard.ALLOW_PRIVATE_TARGETS + ":false}") boolean allowPrivateTargets) {
+    return new CallbackUrlGuard(allowPrivateTargets);
   }
 
   @Bean

@@ -197,7 +197,11 @@ class PayoutIntegrationTests extends PayoutsIntegrationTest {
             {"phoneNumber":"256772123456","amount":5000,"currencyCode":"UGX","narration":"n",
              "callbackUrl":"https://m.example/cb"}"""), "customerName"),
         Arguments.of(named("an unknown currency", kenyan("254712345678", 10).replace("{", "{\"currencyCode\":\"USD\",")),
-            "currencyCode"));
+            "currencyCode"),
+        Arguments.of(named("a loopback callbackUrl (SSRF)", kenyan("254712345678", 10)
+            .replaceAll("\"callbackUrl\":\"[^\"]*\"", "\"callbackUrl\":\"http://127.0.0.1:9000/cb\"")), "callbackUrl"),
+        Arguments.of(named("the cloud metadata address (SSRF)", kenyan("254712345678", 10)
+            .replaceAll("\"callbackUrl\":\"[^\"]*\"", "\"callbackUrl\":\"http://169.254.169.254/\"")), "callbackUrl"));
   }
 
   @Nested

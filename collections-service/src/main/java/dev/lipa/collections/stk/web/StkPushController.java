@@ -5,6 +5,7 @@ import dev.lipa.collections.stk.StkPush;
 import dev.lipa.collections.stk.StkPushRequest;
 import dev.lipa.collections.stk.StkPushStore;
 import dev.lipa.collections.stk.StkPushes;
+import dev.lipa.common.callbacks.CallbackUrlGuard;
 import dev.lipa.common.idempotency.IdempotencyClaim;
 import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
@@ -41,11 +42,14 @@ class StkPushController {
   private final StkPushes pushes;
   private final StkPushViews views;
   private final IdempotentEndpoint idempotency;
+  private final CallbackUrlGuard callbackUrls;
 
-  StkPushController(StkPushes pushes, StkPushViews views, IdempotentEndpoint idempotency) {
+  StkPushController(StkPushes pushes, StkPushViews views, IdempotentEndpoint idempotency,
+      CallbackUrlGuard callbackUrls) {
     this.pushes = pushes;
     this.views = views;
     this.idempotency = idempotency;
+    this.callbackUrls = callbackUrls;
   }
 
   /**
@@ -68,6 +72,8 @@ class StkPushController {
       throw new ValidationException(headerErrors);
     }
     headerErrors.throwIfAny();
+    // loopback, private and metadata addresses are refused here already, not only when the callback is sent
+    callbackUrls.requireAcceptable("callbackUrl", command.callbackUrl());
     String organisationId = Caller.organisationId(request);
     String fingerprint = RequestFingerprint.of(body);
     return idempotency.execute(new IdempotentRequest(organisationId, CREATE_SCOPE, key, fingerprint),

@@ -1,5 +1,6 @@
 package dev.lipa.payouts.payout.web;
 
+import dev.lipa.common.callbacks.CallbackUrlGuard;
 import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
 import dev.lipa.common.idempotency.IdempotentRequest;
@@ -60,13 +61,15 @@ class PayoutController {
   private final Payouts payouts;
   private final Organisations organisations;
   private final IdempotentEndpoint idempotent;
+  private final CallbackUrlGuard callbackUrls;
   private final ZoneId zone;
 
   PayoutController(Payouts payouts, Organisations organisations, IdempotentEndpoint idempotent,
-      PayoutsProperties properties) {
+      CallbackUrlGuard callbackUrls, PayoutsProperties properties) {
     this.payouts = payouts;
     this.organisations = organisations;
     this.idempotent = idempotent;
+    this.callbackUrls = callbackUrls;
     this.zone = properties.zone();
   }
 
@@ -106,6 +109,8 @@ class PayoutController {
     String key = IdempotencyKeys.readKey(request.getHeader(IdempotencyKeys.HEADER), headerErrors);
     headerErrors.throwIfAny();
     PayoutRequest command = reader.apply(body);
+    // loopback, private and metadata addresses are refused here already, not only when the callback is sent
+    callbackUrls.requireAcceptable("callbackUrl", command.callbackUrl());
     String organisationId = Caller.organisationId(request);
     String fingerprint = RequestFingerprint.of(body);
     return idempotent.execute(new IdempotentRequest(organisationId, scope, key, fingerprint), claim -> {

@@ -1,0 +1,80 @@
+package dev.lipa.dispatcher.delivery;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.ReplaceOptions;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.bson.Document;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
+
+/**
+ * Callback URLs that answered {@code 410 Gone}: per organisation and exact URL, no callback is sent there again until
+ * the merchant asks for a redelivery (or an operator replays) of a callback to that URL, which re-enables it.
+ *
+ * <p>Checked before every attempt, so the set lives in memory: this process updates it at once, and
+ * {@link #refresh()} (called by the poller every few seconds) picks up what other replicas changed. The collection
+ * is small (one document per gone endpoint) and read whole, which is the one reason it is read across organisations.
+ */
+@Component
+public class DisabledEndpoints {
+
+  static final String COLLECTION = "disabled_endpoints";
+  private static final Duration REFRESH_EVERY = Duration.ofSeconds(5);
+
+  private final MongoCollection<Document> endpoints;
+  private final Clock clock;
+  private volatile Set<String> disabled = ConcurrentHashMap.newKeySet();
+  private volatile Instant refreshedAt = Instant.EPOCH;
+
+  DisabledEndpoints(MongoClient client, @Value("${spring.mongodb.database}") String database, Clock clock) {
+    this.endpoints = client.getDatabase(database).getCollection(COLLECTION);
+    this.clock = clock;
+    refresh();
+  }
+
+  public boolean isDisabled(String organisationId, String url) {
+    return disabled.contains(key(organisationId, url));
+  }
+
+  /** Stops callbacks to this URL of this organisation. */
+  public void disable(String organisationId, String url, String callbackId) {
+    String key = key(organisationId, url);
+    endpoints.replaceOne(Filters.eq("_id", key),
+        new Document("_id", key).append("organisationId", organisationId).append("url", url)
+            .append("disabledAt", Date.from(clock.instant())).append("byCallbackId", callbackId),
+        new ReplaceOptions().upsert(true));
+    disabled.add(key);
+  }
+
+  /** Lets callbacks go to this URL again; true when it was disabled. */
+  public boolean enable(String organisationId, String url) {
+    String key = key(organisationId, url);
+    boolean wasDisabled = disabled.remove(key);
+    return endpoints.deleteOne(Filters.eq("_id", key)).getDeletedCount() > 0 || wasDisabled;
+  }
+
+  /** Re-reads the set if it was last read more than a few seconds ago. */
+  void refreshIfStale() {
+    if (Duration.between(refreshedAt, clock.instant()).compareTo(REFRESH_EVERY) >= 0) {
+      refresh();
+    }
+  }
+
+  void refresh() {
+    Set<String> fresh = ConcurrentHashMap.newKeySet();
+    endpoints.find().forEach(doc -> fresh.add(doc.getString("_id")));
+    disabled = fresh;
+    refreshedAt = clock.instant();
+  }
+
+  private static String key(String organisationId, String url) {
+    return organisationId + " " + url;
+  }
+}
