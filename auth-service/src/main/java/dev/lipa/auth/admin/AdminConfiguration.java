@@ -1,5 +1,6 @@
 package dev.lipa.auth.admin;
 
+import dev.lipa.common.servlet.OperatorTokenFilter;
 import dev.lipa.auth.AuthProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

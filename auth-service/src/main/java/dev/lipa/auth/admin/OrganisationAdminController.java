@@ -27,7 +27,7 @@ import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The operator API (platform team only, see {@link OperatorTokenFilter}): organisations and their API keys. Answers
+ * The operator API (platform team only, see {@link dev.lipa.common.servlet.OperatorTokenFilter}): organisations and their API keys. Answers
  * in the integer-status envelope; failures go through the service-wide advice.
  */
 @RestController

@@ -16,7 +16,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The operators' dead letters: {@code /admin/v1/callbacks} (behind {@link OperatorTokenFilter}). Operators see every
+ * The operators' dead letters: {@code /admin/v1/callbacks} (behind {@link dev.lipa.common.servlet.OperatorTokenFilter}). Operators see every
  * organisation's dead callbacks, optionally filtered by one, and replay them.
  */
 @RestController

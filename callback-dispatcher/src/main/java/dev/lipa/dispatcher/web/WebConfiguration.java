@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.web;
 
+import dev.lipa.common.servlet.OperatorTokenFilter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;

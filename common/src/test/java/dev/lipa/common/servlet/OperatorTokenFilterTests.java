@@ -1,4 +1,4 @@
-package dev.lipa.auth.admin;
+package dev.lipa.common.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.lipa.dispatcher.web;
+package dev.lipa.common.servlet;
 
 import dev.lipa.common.web.Envelope;
 import jakarta.servlet.FilterChain;
@@ -17,21 +17,22 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Guards {@code /admin/**}, the platform team's API, the same way auth-service does: only the operator token in
+ * Guards {@code /admin/**}, the platform team's API, in every service that has one: only the operator token in
  * {@code X-Operator-Token} opens it (compared in constant time), merchant tokens are never looked at, and without a
- * configured token ({@code lipa.dispatcher.operator-token}, env {@code LIPA_OPERATOR_TOKEN}) it answers 503: closed,
- * never open.
+ * configured token (env {@code LIPA_OPERATOR_TOKEN}) it answers 503: closed, never open.
  */
-class OperatorTokenFilter extends OncePerRequestFilter {
+public class OperatorTokenFilter extends OncePerRequestFilter {
 
-  static final String HEADER = "X-Operator-Token";
+  public static final String HEADER = "X-Operator-Token";
+  public static final String NOT_CONFIGURED = "operator API is not configured";
+  public static final String REFUSED = "a valid X-Operator-Token header is required";
   private static final Logger log = LoggerFactory.getLogger(OperatorTokenFilter.class);
 
   private final byte[] expectedHash;
   private final JsonMapper json;
 
   /** {@code operatorToken} null or blank: the admin API is not configured. */
-  OperatorTokenFilter(String operatorToken, JsonMapper json) {
+  public OperatorTokenFilter(String operatorToken, JsonMapper json) {
     this.expectedHash = operatorToken == null || operatorToken.isBlank() ? null : sha256(operatorToken);
     this.json = json;
   }
@@ -46,7 +47,7 @@ class OperatorTokenFilter extends OncePerRequestFilter {
   protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     if (expectedHash == null) {
-      write(response, HttpStatus.SERVICE_UNAVAILABLE, "operator API is not configured");
+      write(response, HttpStatus.SERVICE_UNAVAILABLE, NOT_CONFIGURED);
       return;
     }
     String presented = request.getHeader(HEADER);
@@ -54,7 +55,7 @@ class OperatorTokenFilter extends OncePerRequestFilter {
     if (presented == null || !MessageDigest.isEqual(sha256(presented), expectedHash)) {
       log.warn("refused operator request {} {}: {} operator token", request.getMethod(), request.getRequestURI(),
           presented == null ? "no" : "wrong");
-      write(response, HttpStatus.UNAUTHORIZED, "a valid X-Operator-Token header is required");
+      write(response, HttpStatus.UNAUTHORIZED, REFUSED);
       return;
     }
     chain.doFilter(request, response);
