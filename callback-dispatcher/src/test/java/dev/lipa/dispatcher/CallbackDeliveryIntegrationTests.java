@@ -618,12 +618,14 @@ class CallbackDeliveryIntegrationTests {
             .allMatch(r -> "DELIVERED".equals(java.util.Optional.ofNullable(delivery(r.callbackId()))
                 .map(d -> d.getString("status")).orElse(null))));
 
-        // from the moment the dispatcher stored each fast callback to its first (and only) attempt
+        // from the moment the dispatcher stored each fast callback to its first (and only) attempt: never queued
+        // behind the hanging host (without the per-host gate the fast ones waited 2.2-2.8 s for deferrals; the bound
+        // leaves room for a busy 2-core CI machine, where an unqueued attempt has been seen to start 0.5 s late)
         assertThat(fast).allSatisfy(r -> {
           Document delivered = delivery(r.callbackId());
           Duration lag = Duration.between(delivered.getDate("createdAt").toInstant(),
               attemptLog(delivered).getFirst().getDate("at").toInstant());
-          assertThat(lag).isLessThan(Duration.ofMillis(500));
+          assertThat(lag).isLessThan(Duration.ofMillis(1500));
           assertThat(delivered.getInteger("attempts")).isEqualTo(1);
         });
         assertThat(deliveries().countDocuments(Filters.and(Filters.eq("organisationId", slowOrg),
