@@ -619,7 +619,7 @@ class CallbackDeliveryIntegrationTests {
                 .map(d -> d.getString("status")).orElse(null))));
 
         // from the moment the dispatcher stored each fast callback to its first (and only) attempt: never queued
-        // behind the hanging host (without the per-host gate the fast ones waited 2.2-2.8 s for deferrals; the bound
+        // behind the hanging host (with the per-host breaker off, the fast ones waited 2.2-2.8 s; the bound
         // leaves room for a busy 2-core CI machine, where an unqueued attempt has been seen to start 0.5 s late)
         assertThat(fast).allSatisfy(r -> {
           Document delivered = delivery(r.callbackId());
