@@ -33,8 +33,10 @@ class ArchitectureTests {
 
   @Test
   void onlyTheWebAdaptersTalkHttp() {
-    // the tz package is a web adapter only: it serves TZS STK records through the STK feature
-    noClasses().that().resideOutsideOfPackages("dev.lipa.collections..web..", "dev.lipa.collections.tz..")
+    // the tz and internal packages are web adapters only: they serve TZS STK records and other services' STK
+    // pushes through the STK feature
+    noClasses().that().resideOutsideOfPackages("dev.lipa.collections..web..", "dev.lipa.collections.tz..",
+            "dev.lipa.collections.internal..")
         .should().dependOnClassesThat().resideInAnyPackage("org.springframework.web..", "jakarta.servlet..")
         .check(CLASSES);
   }

@@ -22,7 +22,9 @@ import org.springframework.test.context.ContextConfiguration;
     "lipa.collections.overdue.after=5s",
     "lipa.collections.overdue.sweep-interval=500ms",
     "lipa.collections.outbox.sweep-interval=1s",
-    "lipa.collections.outbox.grace-period=15s"})
+    "lipa.collections.outbox.grace-period=15s",
+    // the shared secret of POST /internal/v1/stk-pushes (internal.InternalStkPushIntegrationTests)
+    "lipa.internal.token=internal-test-token"})
 @ContextConfiguration(initializers = SharedInfraInitializer.class)
 public abstract class CollectionsIntegrationTest {
 

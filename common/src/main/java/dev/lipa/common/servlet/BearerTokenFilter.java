@@ -56,7 +56,7 @@ public class BearerTokenFilter extends OncePerRequestFilter {
       if (header == null || header.length() < 8 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
         throw new InvalidTokenException("no bearer token");
       }
-      request.setAttribute(Caller.ATTRIBUTE, verifier.verifyAccess(header.substring(7).strip()));
+      Caller.attach(request, verifier.verifyAccess(header.substring(7).strip()));
     } catch (InvalidTokenException e) {
       log.info("refused token on {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
       write(response, HttpStatus.UNAUTHORIZED, InvalidTokenException.PUBLIC_MESSAGE);

@@ -12,6 +12,11 @@ public final class Caller {
   private Caller() {
   }
 
+  /** Leaves the verified token on the request for the handlers; only a filter that verified it calls this. */
+  public static void attach(HttpServletRequest request, VerifiedToken token) {
+    request.setAttribute(ATTRIBUTE, token);
+  }
+
   /** The organisation in the verified token: the only identity every query is scoped by. */
   public static String organisationId(HttpServletRequest request) {
     return token(request).organisationId();

@@ -14,6 +14,9 @@ public final class RoutePolicy {
   public static final String TOKEN_REQUIRED = "token-required";
   /** A body on POST/PUT/PATCH must be application/json. */
   public static final String JSON_BODIES = "json-bodies";
+  /** How the gateway's own error answers look on the route: {@code envelope} (default) or {@code checkout}. */
+  public static final String ERROR_SHAPE = "error-shape";
+  public static final String CHECKOUT_SHAPE = "checkout";
 
   private RoutePolicy() {
   }
@@ -30,6 +33,11 @@ public final class RoutePolicy {
 
   public static boolean jsonBodies(Route route) {
     return route != null && !isFalse(route.getMetadata().get(JSON_BODIES));
+  }
+
+  /** Whether the route's errors use the spec's checkout body ({@code message} + {@code errors}), not the envelope. */
+  public static boolean checkoutErrors(Route route) {
+    return route != null && CHECKOUT_SHAPE.equals(String.valueOf(route.getMetadata().get(ERROR_SHAPE)));
   }
 
   /** The upstream's name, or the route id when the route names no service. */

@@ -2,6 +2,7 @@ package dev.lipa.gateway.web;
 
 import dev.lipa.common.security.InvalidTokenException;
 import dev.lipa.common.web.Envelope;
+import dev.lipa.gateway.routing.RoutePolicy;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,8 +16,9 @@ import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The gateway's own answers, as the platform's {@code status}/{@code message}/{@code data} envelope. The bodies are
- * serialized once: a refused request costs no JSON work.
+ * The gateway's own answers, as the platform's {@code status}/{@code message}/{@code data} envelope, or, on routes
+ * whose metadata says {@code error-shape: checkout}, as the spec's checkout error body
+ * ({@code {"message": …, "errors": {}}}). The bodies are serialized once: a refused request costs no JSON work.
  */
 @Component
 public class Envelopes {
@@ -33,6 +35,8 @@ public class Envelopes {
   private final byte[] internalError;
   private final Map<String, byte[]> unavailable = new ConcurrentHashMap<>();
   private final Map<HttpStatus, byte[]> byStatus = new ConcurrentHashMap<>();
+  /** The checkout error body of each envelope body above (same message), built on first use. */
+  private final Map<byte[], byte[]> checkoutBodies = new ConcurrentHashMap<>();
 
   public Envelopes(JsonMapper json) {
     this.json = json;
@@ -91,7 +95,19 @@ public class Envelopes {
     return json.writeValueAsBytes(Envelope.error(status, message));
   }
 
-  private static Mono<Void> write(ServerWebExchange exchange, HttpStatus status, byte[] body) {
+  /** The same answer in the checkout error body: the envelope's message and its errors map (empty when none). */
+  private byte[] checkoutBody(byte[] envelope) {
+    return checkoutBodies.computeIfAbsent(envelope, e -> {
+      tools.jackson.databind.JsonNode tree = json.readTree(e);
+      Map<String, Object> body = new java.util.LinkedHashMap<>();
+      body.put("message", tree.path("message").asString(""));
+      body.put("errors", tree.path("errors").isObject() ? tree.path("errors") : Map.of());
+      return json.writeValueAsBytes(body);
+    });
+  }
+
+  private Mono<Void> write(ServerWebExchange exchange, HttpStatus status, byte[] envelope) {
+    byte[] body = RoutePolicy.checkoutErrors(RoutePolicy.route(exchange)) ? checkoutBody(envelope) : envelope;
     ServerHttpResponse response = exchange.getResponse();
     response.setStatusCode(status);
     HttpHeaders headers = response.getHeaders();

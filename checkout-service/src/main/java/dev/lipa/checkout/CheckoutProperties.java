@@ -1,0 +1,87 @@
+package dev.lipa.checkout;
+
+import java.net.URI;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Settings of checkout-service ({@code lipa.checkout.*}), checked at start-up.
+ *
+ * @param publicBaseUrl the public address customers reach the hosted page on (the gateway): checkoutUrl is
+ *     {@code <publicBaseUrl>/checkout/<checkoutRef>}
+ * @param sessionLifetime how long a session accepts payment attempts before it becomes EXPIRED
+ * @param actionGrace how long past its lifetime a session waits for the outcome of an attempt that is already with the
+ *     customer or the rail (an M-Pesa prompt on the phone) before it expires anyway
+ * @param maxAttempts payment attempts a customer may make on one session; the session is FAILED when the last one fails
+ * @param expirySweepInterval how often the expiry job looks for sessions past their lifetime
+ * @param collections the internal STK call to collections-service
+ * @param outbox how the outbox sweeper republishes what a crash left behind
+ * @param idempotency how long Idempotency-Key responses are kept
+ */
+@ConfigurationProperties("lipa.checkout")
+public record CheckoutProperties(
+    @DefaultValue("http://localhost:8080") URI publicBaseUrl,
+    @DefaultValue("30m") Duration sessionLifetime,
+    @DefaultValue("5m") Duration actionGrace,
+    @DefaultValue("5") int maxAttempts,
+    @DefaultValue("10s") Duration expirySweepInterval,
+    @DefaultValue Collections collections,
+    @DefaultValue Outbox outbox,
+    @DefaultValue Idempotency idempotency) {
+
+  public CheckoutProperties {
+    String scheme = publicBaseUrl.getScheme();
+    if (!("http".equals(scheme) || "https".equals(scheme)) || publicBaseUrl.getHost() == null) {
+      throw new IllegalArgumentException("lipa.checkout.public-base-url must be an absolute http(s) URL");
+    }
+    positive("lipa.checkout.session-lifetime", sessionLifetime);
+    positive("lipa.checkout.action-grace", actionGrace);
+    positive("lipa.checkout.expiry-sweep-interval", expirySweepInterval);
+    if (maxAttempts < 1 || maxAttempts > 20) {
+      throw new IllegalArgumentException("lipa.checkout.max-attempts must be between 1 and 20");
+    }
+  }
+
+  /** The public base URL without a trailing slash. */
+  public String baseUrl() {
+    String text = publicBaseUrl.toString();
+    return text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
+  }
+
+  /**
+   * @param uri collections-service's own address (never the gateway: the internal path is not routed there)
+   * @param internalToken the shared secret sent as {@code X-Internal-Token}; unset means M-Pesa is unavailable
+   * @param connectTimeout connection limit of the internal call
+   * @param responseTimeout answer limit of the internal call
+   */
+  public record Collections(
+      @DefaultValue("http://localhost:8083") URI uri,
+      String internalToken,
+      @DefaultValue("2s") Duration connectTimeout,
+      @DefaultValue("10s") Duration responseTimeout) {
+
+    @Override
+    public String toString() {
+      return "Collections[uri=" + uri + ", internalToken=***]";
+    }
+  }
+
+  public record Outbox(
+      @DefaultValue("5s") Duration sweepInterval,
+      @DefaultValue("30s") Duration gracePeriod,
+      @DefaultValue("500") int sweepBatch) {
+  }
+
+  public record Idempotency(
+      @DefaultValue("24h") Duration retention,
+      @DefaultValue("30s") Duration lease,
+      @DefaultValue("10m") Duration cleanupInterval) {
+  }
+
+  private static void positive(String name, Duration value) {
+    if (value == null || value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(name + " must be a positive duration");
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package dev.lipa.checkout.mpesa;
+
+import dev.lipa.checkout.CheckoutProperties;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The internal call to collections-service that starts an STK push on behalf of a session's organisation:
+ * {@code POST <collections>/internal/v1/stk-pushes} with the shared {@code X-Internal-Token}, straight to the service
+ * (the gateway does not route /internal). No merchant callback is asked for: checkout learns the outcome from
+ * {@code payments.collections.v1}.
+ */
+@Component
+public class StkPushClient {
+
+  public static final String PATH = "/internal/v1/stk-pushes";
+  public static final String TOKEN_HEADER = "X-Internal-Token";
+  private static final Logger log = LoggerFactory.getLogger(StkPushClient.class);
+
+  private final CheckoutProperties.Collections settings;
+  private final JsonMapper json;
+  private final HttpClient client;
+
+  public StkPushClient(CheckoutProperties properties, JsonMapper json) {
+    this.settings = properties.collections();
+    this.json = json;
+    this.client = HttpClient.newBuilder().connectTimeout(settings.connectTimeout()).build();
+  }
+
+  /** What collections-service answered. */
+  public sealed interface Result {
+    /** The push is accepted: the prompt is on its way to the phone. */
+    record Accepted(String requestId) implements Result {
+    }
+
+    /** The request was refused for its fields (phone number of the wrong country, …): messages for the customer. */
+    record Refused(Map<String, List<String>> errors) implements Result {
+    }
+
+    /** collections-service could not be reached or failed: nothing was started. */
+    record Unavailable(String reason) implements Result {
+    }
+  }
+
+  /** The push to start. */
+  public record Push(String organisationId, String phoneNumber, BigDecimal amount, String currencyCode,
+      String description, String accountReference, String referenceId, String narration, String customerName) {
+  }
+
+  public Result start(Push push) {
+    if (settings.internalToken() == null || settings.internalToken().isBlank()) {
+      return new Result.Unavailable("lipa.checkout.collections.internal-token is not set");
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("organisationId", push.organisationId());
+    body.put("phoneNumber", push.phoneNumber());
+    body.put("amount", push.amount());
+    body.put("currencyCode", push.currencyCode());
+    body.put("description", push.description());
+    body.put("accountReference", push.accountReference());
+    body.put("referenceId", push.referenceId());
+    body.put("narration", push.narration());
+    body.put("customerName", push.customerName());
+    HttpRequest request = HttpRequest.newBuilder(URI.create(base() + PATH))
+        .timeout(settings.responseTimeout())
+        .header("Content-Type", "application/json")
+        .header(TOKEN_HEADER, settings.internalToken())
+        .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body)))
+        .build();
+    HttpResponse<String> response;
+    try {
+      response = client.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      log.warn("collections-service unreachable for STK push {}: {}", push.referenceId(), e.toString());
+      return new Result.Unavailable(e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Result.Unavailable("interrupted");
+    }
+    try {
+      JsonNode answer = json.readTree(response.body());
+      if (response.statusCode() == 201) {
+        return new Result.Accepted(answer.path("data").path("requestId").asString());
+      }
+      if (response.statusCode() == 400 && answer.path("errors").isObject()) {
+        Map<String, List<String>> errors = new LinkedHashMap<>();
+        answer.path("errors").properties().forEach(entry -> {
+          List<String> messages = new ArrayList<>();
+          entry.getValue().forEach(m -> messages.add(m.asString()));
+          errors.put(entry.getKey(), messages);
+        });
+        return new Result.Refused(errors);
+      }
+    } catch (RuntimeException e) {
+      log.warn("unreadable answer from collections-service ({}): {}", response.statusCode(), e.toString());
+    }
+    log.warn("collections-service answered {} to STK push {}", response.statusCode(), push.referenceId());
+    return new Result.Unavailable("status " + response.statusCode());
+  }
+
+  private String base() {
+    String text = settings.uri().toString();
+    return text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
+  }
+}

@@ -1,0 +1,108 @@
+package dev.lipa.checkout.session;
+
+import dev.lipa.common.events.EventEnvelope;
+import dev.lipa.common.events.Topics;
+import dev.lipa.common.outbox.OutboxEvent;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The Kafka contracts of checkout (this service owns them): {@code checkout.*} events on {@value Topics#CHECKOUT} and
+ * {@code callback.requested} (kind {@value #CALLBACK_KIND}) on {@value Topics#CALLBACKS}, every record keyed by the
+ * session id (the callback's {@code requestId}).
+ */
+@Component
+public class CheckoutOutboxEvents {
+
+  public static final String CALLBACK_KIND = "checkout";
+
+  private final JsonMapper json;
+
+  public CheckoutOutboxEvents(JsonMapper json) {
+    this.json = json;
+  }
+
+  public List<OutboxEvent> toOutbox(CheckoutSession session, List<CheckoutEvent> events) {
+    return events.stream().map(e -> toOutbox(session, e)).toList();
+  }
+
+  OutboxEvent toOutbox(CheckoutSession session, CheckoutEvent event) {
+    CheckoutSession.Details d = session.details();
+    String key = d.id().toString();
+    if (CheckoutEvent.CALLBACK_REQUESTED.equals(event.type())) {
+      Map<String, Object> data = new LinkedHashMap<>();
+      data.put("callbackId", event.callbackId().toString());
+      data.put("requestId", key);
+      data.put("url", d.callbackUrl());
+      data.put("kind", CALLBACK_KIND);
+      data.put("body", callbackBody(session, event));
+      return record(Topics.CALLBACKS, key, event, d.organisationId(), data);
+    }
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("checkoutSessionId", key);
+    data.put("checkoutRef", d.checkoutRef());
+    data.put("status", statusAfter(event, session).name());
+    data.put("amount", d.amount());
+    data.put("currency", d.currency());
+    data.put("externalReference", d.externalReference());
+    data.put("paymentReference", d.paymentReference());
+    PaymentAttempt attempt = event.attempt();
+    if (attempt != null) {
+      Map<String, Object> a = new LinkedHashMap<>();
+      a.put("number", attempt.number());
+      a.put("paymentMethod", attempt.method().name());
+      a.put("status", attempt.status().name());
+      a.put("cardBrand", attempt.cardBrand());
+      a.put("cardLast4", attempt.cardLast4());
+      a.put("stkRequestId", attempt.stkRequestId());
+      a.put("reason", attempt.reason());
+      data.put("attempt", a);
+    }
+    return record(Topics.CHECKOUT, key, event, d.organisationId(), data);
+  }
+
+  /**
+   * The body POSTed to the merchant's callbackUrl on SUCCEEDED, FAILED and EXPIRED (documented in the README):
+   * {@code id, checkoutRef, status, amount, currency, externalReference, paymentReference, paymentMethod, paidAt,
+   * occurredAt}.
+   */
+  static Map<String, Object> callbackBody(CheckoutSession session, CheckoutEvent event) {
+    CheckoutSession.Details d = session.details();
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("id", d.id().toString());
+    body.put("checkoutRef", d.checkoutRef());
+    body.put("status", session.status().name());
+    body.put("amount", d.amount());
+    body.put("currency", d.currency());
+    body.put("externalReference", d.externalReference());
+    body.put("paymentReference", d.paymentReference());
+    PaymentAttempt attempt = event.attempt();
+    body.put("paymentMethod", attempt == null ? null : attempt.method().name());
+    body.put("paidAt", session.paidAt() == null ? null : session.paidAt().toString());
+    body.put("occurredAt", event.occurredAt().toString());
+    return body;
+  }
+
+  /** The session's status right after the transition that caused the event. */
+  private static SessionStatus statusAfter(CheckoutEvent event, CheckoutSession session) {
+    return switch (event.type()) {
+      case CheckoutEvent.CREATED -> SessionStatus.PENDING;
+      case CheckoutEvent.PROCESSING -> SessionStatus.PROCESSING;
+      case CheckoutEvent.REQUIRES_ACTION -> SessionStatus.REQUIRES_CUSTOMER_ACTION;
+      case CheckoutEvent.ATTEMPT_FAILED ->
+          session.status() == SessionStatus.FAILED ? SessionStatus.FAILED : SessionStatus.PENDING;
+      default -> session.status();
+    };
+  }
+
+  private OutboxEvent record(String topic, String key, CheckoutEvent event, String organisationId,
+      Map<String, Object> data) {
+    EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), event.type(), 1, event.occurredAt(),
+        organisationId, data);
+    return OutboxEvent.of(topic, key, envelope, json);
+  }
+}

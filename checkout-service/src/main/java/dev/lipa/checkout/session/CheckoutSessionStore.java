@@ -1,0 +1,182 @@
+package dev.lipa.checkout.session;
+
+import com.mongodb.ErrorCategory;
+import com.mongodb.MongoWriteException;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.Updates;
+import dev.lipa.common.outbox.Outbox;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.bson.Document;
+import org.bson.conversions.Bson;
+import org.bson.types.Decimal128;
+import org.springframework.stereotype.Component;
+
+/**
+ * Checkout sessions in the collection {@value #COLLECTION} ({@code _id} = session id). Every change is a
+ * compare-and-set on {@code version} that carries the change's events in the same write (single-document outbox).
+ * Merchant reads are scoped by organisation; the hosted page reads by the unguessable checkoutRef only.
+ */
+@Component
+public class CheckoutSessionStore {
+
+  public static final String COLLECTION = "checkout_sessions";
+
+  private final MongoCollection<Document> collection;
+  private final Outbox outbox;
+  private final CheckoutOutboxEvents outboxEvents;
+
+  public CheckoutSessionStore(MongoDatabase database, Outbox checkoutOutbox, CheckoutOutboxEvents outboxEvents) {
+    this.collection = database.getCollection(COLLECTION);
+    this.outbox = checkoutOutbox;
+    this.outboxEvents = outboxEvents;
+    collection.createIndex(Indexes.ascending("checkoutRef"),
+        new IndexOptions().name("checkout_ref").unique(true));
+    // a retry of a create with the same Idempotency-Key finds the session its first try made
+    // (the record key is a random UUID: unique on its own; sparse so that sessions without a key never collide)
+    collection.createIndex(Indexes.ascending("idempotencyRecordKey"),
+        new IndexOptions().name("checkout_idempotency").unique(true).sparse(true));
+    // the expiry job's scan (ignored by the embedded store, used by a real MongoDB)
+    collection.createIndex(Indexes.ascending("status", "expiresAt"), new IndexOptions().name("checkout_expiry"));
+  }
+
+  /** The idempotency record key already holds a session. */
+  public static final class DuplicateIdempotencyKeyException extends RuntimeException {
+    DuplicateIdempotencyKeyException() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** A new session with its events; one write. */
+  public void insert(CheckoutSession session, String fingerprint, String idempotencyRecordKey) {
+    Document document = toDocument(session).append("fingerprint", fingerprint);
+    if (idempotencyRecordKey != null) {
+      document.append("idempotencyRecordKey", idempotencyRecordKey);
+    }
+    try {
+      outbox.insert(document, outboxEvents.toOutbox(session, session.events()));
+    } catch (MongoWriteException e) {
+      if (e.getError().getCategory() == ErrorCategory.DUPLICATE_KEY && idempotencyRecordKey != null
+          && findByIdempotencyKey(session.details().organisationId(), idempotencyRecordKey).isPresent()) {
+        throw new DuplicateIdempotencyKeyException();
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Writes the session's transitions since it was read, with their events, if nobody changed it meanwhile. Returns
+   * false when the version moved on (the caller re-reads and decides again).
+   */
+  public boolean save(CheckoutSession session) {
+    Bson filter = Filters.and(Filters.eq("_id", session.id().toString()),
+        Filters.eq("organisationId", session.details().organisationId()),
+        Filters.eq("version", session.version()));
+    Bson update = Updates.combine(
+        Updates.set("status", session.status().name()),
+        Updates.set("attempts", session.attempts().stream().map(CheckoutSessionStore::attempt).toList()),
+        Updates.set("updatedAt", Date.from(session.updatedAt())),
+        Updates.set("paidAt", session.paidAt() == null ? null : Date.from(session.paidAt())),
+        Updates.inc("version", 1L));
+    return outbox.update(filter, update, outboxEvents.toOutbox(session, session.events())) != null;
+  }
+
+  /** A merchant's read: only the organisation's own sessions. */
+  public Optional<CheckoutSession> find(String organisationId, UUID id) {
+    return Optional.ofNullable(collection.find(Filters.and(Filters.eq("_id", id.toString()),
+        Filters.eq("organisationId", organisationId))).first()).map(CheckoutSessionStore::read);
+  }
+
+  /** The hosted page's read: the unguessable reference is the only key. */
+  public Optional<CheckoutSession> findByRef(String checkoutRef) {
+    return Optional.ofNullable(collection.find(Filters.eq("checkoutRef", checkoutRef)).first())
+        .map(CheckoutSessionStore::read);
+  }
+
+  public Optional<StoredSession> findByIdempotencyKey(String organisationId, String recordKey) {
+    return Optional.ofNullable(collection.find(Filters.and(Filters.eq("organisationId", organisationId),
+        Filters.eq("idempotencyRecordKey", recordKey))).first())
+        .map(d -> new StoredSession(read(d), d.getString("fingerprint")));
+  }
+
+  /** A session with the fingerprint of the request that created it. */
+  public record StoredSession(CheckoutSession session, String fingerprint) {
+  }
+
+  /** Open sessions whose lifetime ended before {@code cutoff}: candidates for the expiry job. */
+  public List<CheckoutSession> dueBefore(Instant cutoff, int limit) {
+    return collection.find(Filters.and(
+            Filters.in("status", SessionStatus.PENDING.name(), SessionStatus.REQUIRES_CUSTOMER_ACTION.name(),
+                SessionStatus.PROCESSING.name()),
+            Filters.lte("expiresAt", Date.from(cutoff))))
+        .limit(limit).map(CheckoutSessionStore::read).into(new ArrayList<>());
+  }
+
+  private static Document toDocument(CheckoutSession session) {
+    CheckoutSession.Details d = session.details();
+    return new Document("_id", d.id().toString())
+        .append("organisationId", d.organisationId())
+        .append("checkoutRef", d.checkoutRef())
+        .append("amount", new Decimal128(d.amount()))
+        .append("currency", d.currency())
+        .append("description", d.description())
+        .append("successUrl", d.successUrl())
+        .append("cancelUrl", d.cancelUrl())
+        .append("paymentMethods", d.paymentMethods().stream().map(Enum::name).toList())
+        .append("externalReference", d.externalReference())
+        .append("customerEmail", d.customerEmail())
+        .append("customerPhone", d.customerPhone())
+        .append("paymentReference", d.paymentReference())
+        .append("callbackUrl", d.callbackUrl())
+        .append("deviceId", d.deviceId())
+        .append("createdAt", Date.from(d.createdAt()))
+        .append("expiresAt", Date.from(d.expiresAt()))
+        .append("status", session.status().name())
+        .append("attempts", session.attempts().stream().map(CheckoutSessionStore::attempt).toList())
+        .append("updatedAt", Date.from(session.updatedAt()))
+        .append("paidAt", null)
+        .append("version", session.version());
+  }
+
+  /** Only the brand and the last four digits of a card are ever written. */
+  private static Document attempt(PaymentAttempt a) {
+    return new Document("number", a.number())
+        .append("method", a.method().name())
+        .append("status", a.status().name())
+        .append("cardBrand", a.cardBrand())
+        .append("cardLast4", a.cardLast4())
+        .append("phoneNumber", a.phoneNumber())
+        .append("stkRequestId", a.stkRequestId())
+        .append("reason", a.reason())
+        .append("createdAt", Date.from(a.createdAt()))
+        .append("updatedAt", Date.from(a.updatedAt()));
+  }
+
+  private static CheckoutSession read(Document d) {
+    CheckoutSession.Details details = new CheckoutSession.Details(UUID.fromString(d.getString("_id")),
+        d.getString("organisationId"), d.getString("checkoutRef"), d.get("amount", Decimal128.class).bigDecimalValue(),
+        d.getString("currency"), d.getString("description"), d.getString("successUrl"), d.getString("cancelUrl"),
+        d.getList("paymentMethods", String.class).stream().map(PaymentMethod::valueOf).toList(),
+        d.getString("externalReference"), d.getString("customerEmail"), d.getString("customerPhone"),
+        d.getString("paymentReference"), d.getString("callbackUrl"), d.getString("deviceId"),
+        d.getDate("createdAt").toInstant(), d.getDate("expiresAt").toInstant());
+    List<PaymentAttempt> attempts = d.getList("attempts", Document.class, List.of()).stream()
+        .map(a -> new PaymentAttempt(a.getInteger("number"), PaymentMethod.valueOf(a.getString("method")),
+            PaymentAttempt.Status.valueOf(a.getString("status")), a.getString("cardBrand"), a.getString("cardLast4"),
+            a.getString("phoneNumber"), a.getString("stkRequestId"), a.getString("reason"),
+            a.getDate("createdAt").toInstant(), a.getDate("updatedAt").toInstant()))
+        .toList();
+    Date paidAt = d.getDate("paidAt");
+    return CheckoutSession.restore(details, d.get("version", Number.class).longValue(),
+        SessionStatus.valueOf(d.getString("status")), attempts, d.getDate("updatedAt").toInstant(),
+        paidAt == null ? null : paidAt.toInstant());
+  }
+}
