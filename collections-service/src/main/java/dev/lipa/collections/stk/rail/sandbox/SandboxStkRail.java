@@ -4,13 +4,9 @@ import dev.lipa.collections.CollectionsProperties;
 import dev.lipa.collections.stk.rail.StkOutcomeHandler;
 import dev.lipa.collections.stk.rail.StkPrompt;
 import dev.lipa.collections.stk.rail.StkRail;
+import dev.lipa.common.sandbox.DelayedTasks;
 import java.time.Clock;
 import java.time.ZoneId;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -30,24 +26,18 @@ public class SandboxStkRail implements StkRail, AutoCloseable {
   private final StkOutcomeHandler outcomes;
   private final Clock clock;
   private final ZoneId zone;
-  private final long delayMillis;
-  private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
-      Thread.ofPlatform().daemon().name("sandbox-rail-timer").factory());
-  /** Applying an outcome waits on the store: never on the timer thread. */
-  private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+  private final DelayedTasks timers;
 
   public SandboxStkRail(StkOutcomeHandler outcomes, CollectionsProperties properties, Clock clock) {
     this.outcomes = outcomes;
     this.clock = clock;
     this.zone = properties.zone();
-    this.delayMillis = properties.sandbox().outcomeDelay().toMillis();
+    this.timers = new DelayedTasks("sandbox-rail-timer", properties.sandbox().outcomeDelay());
   }
 
   @Override
   public void sendPrompt(StkPrompt prompt) {
-    try {
-      timers.schedule(() -> workers.execute(() -> report(prompt)), delayMillis, TimeUnit.MILLISECONDS);
-    } catch (RejectedExecutionException e) {
+    if (!timers.schedule(() -> report(prompt))) {
       log.info("sandbox rail stopping; the overdue sweep will answer STK push {}", prompt.requestId());
     }
   }
@@ -68,12 +58,6 @@ public class SandboxStkRail implements StkRail, AutoCloseable {
 
   @Override
   public void close() {
-    timers.shutdownNow();
-    workers.shutdown();
-    try {
-      workers.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    timers.close();
   }
 }

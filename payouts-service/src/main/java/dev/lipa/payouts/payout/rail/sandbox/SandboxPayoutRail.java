@@ -4,13 +4,9 @@ import dev.lipa.payouts.PayoutsProperties;
 import dev.lipa.payouts.payout.rail.PayoutOrder;
 import dev.lipa.payouts.payout.rail.PayoutOutcomeHandler;
 import dev.lipa.payouts.payout.rail.PayoutRail;
+import dev.lipa.common.sandbox.DelayedTasks;
 import java.time.Clock;
 import java.time.ZoneId;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -30,23 +26,18 @@ public class SandboxPayoutRail implements PayoutRail, AutoCloseable {
   private final PayoutOutcomeHandler outcomes;
   private final Clock clock;
   private final ZoneId zone;
-  private final long delayMillis;
-  private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
-      Thread.ofPlatform().daemon().name("sandbox-payout-timer").factory());
-  private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+  private final DelayedTasks timers;
 
   public SandboxPayoutRail(PayoutOutcomeHandler outcomes, PayoutsProperties properties, Clock clock) {
     this.outcomes = outcomes;
     this.clock = clock;
     this.zone = properties.zone();
-    this.delayMillis = properties.sandbox().outcomeDelay().toMillis();
+    this.timers = new DelayedTasks("sandbox-payout-timer", properties.sandbox().outcomeDelay());
   }
 
   @Override
   public void pay(PayoutOrder order) {
-    try {
-      timers.schedule(() -> workers.execute(() -> report(order)), delayMillis, TimeUnit.MILLISECONDS);
-    } catch (RejectedExecutionException e) {
+    if (!timers.schedule(() -> report(order))) {
       log.info("sandbox payout rail stopping; the overdue sweep will answer payout {}", order.requestId());
     }
   }
@@ -67,12 +58,6 @@ public class SandboxPayoutRail implements PayoutRail, AutoCloseable {
 
   @Override
   public void close() {
-    timers.shutdownNow();
-    workers.shutdown();
-    try {
-      workers.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    timers.close();
   }
 }
