@@ -2,9 +2,8 @@ package dev.lipa.infra;
 
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.h2.H2Backend;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import dev.lipa.infra.bench.CountingStoreBackend;
+import dev.lipa.infra.store.StoreBackends;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
@@ -37,10 +36,10 @@ public final class EmbeddedStore {
     }
     MongoBackend backend;
     if (memory) {
-      backend = new MemoryBackend();
+      backend = StoreBackends.memory();
     } else {
       Files.createDirectories(data.toAbsolutePath().getParent());
-      backend = new H2Backend(data.toAbsolutePath().toString());
+      backend = StoreBackends.h2(data);
     }
     // counts write statements per database and reports them in serverStatus, for ./platform bench
     MongoServer server = new MongoServer(new CountingStoreBackend(backend));

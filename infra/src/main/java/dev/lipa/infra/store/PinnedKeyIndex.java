@@ -1,0 +1,131 @@
+package dev.lipa.infra.store;
+
+import de.bwaldvogel.mongo.MongoCollection;
+import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.exception.KeyConstraintError;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A unique index of the embedded store that also serves queries naming more fields than its keys.
+ *
+ * <p>mongo-java-server uses an index only when a query's top-level fields are exactly the index's keys: a lookup such
+ * as {@code {_id: x, organisationId: y, status: "PENDING"}} (every tenant-scoped read and compare-and-set update of the
+ * platform) scanned the whole collection, under the collection's lock, so each write cost time in proportion to the
+ * collection's size (measured: 7–8 ms per lookup at 20,000 documents against 0.3 ms by {@code _id} alone). A real
+ * MongoDB answers these from the {@code _id} index. Top-level fields of a query are all required to match, so the
+ * documents the index finds for the query's conditions on its keys alone are a superset of the answer (so are those
+ * of any clause of a top-level {@code $and}); the store then applies the
+ * whole query to each of them (its matching step runs after every index lookup). So this wrapper answers for the
+ * narrowed query whenever the index can serve that, and otherwise behaves exactly as the index it wraps.
+ */
+final class PinnedKeyIndex<P> extends de.bwaldvogel.mongo.backend.Index<P> {
+
+  private final de.bwaldvogel.mongo.backend.Index<P> index;
+
+  PinnedKeyIndex(String name, de.bwaldvogel.mongo.backend.Index<P> index, boolean sparse) {
+    super(name, index.getKeys(), sparse);
+    this.index = index;
+  }
+
+  @Override
+  public boolean canHandle(Document query) {
+    return index.canHandle(query) || narrowed(query) != null;
+  }
+
+  @Override
+  public Iterable<P> getPositions(Document query) {
+    if (index.canHandle(query)) {
+      return index.getPositions(query);
+    }
+    Document narrowed = narrowed(query);
+    if (narrowed == null) {
+      throw new IllegalStateException("the index " + getName() + " cannot serve " + query);
+    }
+    return index.getPositions(narrowed);
+  }
+
+  /**
+   * The query's conditions on this index's keys alone, when the index can serve them; otherwise null. Conditions are
+   * taken from the query's top-level fields and from the clauses of a top-level {@code $and} (the MongoDB driver writes
+   * {@code Filters.and(...)} as one), at any depth of nested {@code $and}s: each of them must hold.
+   */
+  private Document narrowed(Document query) {
+    Map<String, Object> conditions = new HashMap<>();
+    collect(query, conditions);
+    if (!conditions.keySet().containsAll(keySet())) {
+      return null;
+    }
+    Document narrowed = new Document();
+    for (String key : keys()) {
+      narrowed.put(key, conditions.get(key));
+    }
+    return index.canHandle(narrowed) ? narrowed : null;
+  }
+
+  private static void collect(Document query, Map<String, Object> conditions) {
+    for (Map.Entry<String, Object> entry : query.entrySet()) {
+      if (entry.getKey().equals("$and") && entry.getValue() instanceof List<?> clauses) {
+        for (Object clause : clauses) {
+          if (clause instanceof Document document) {
+            collect(document, conditions);
+          }
+        }
+      } else if (!entry.getKey().startsWith("$")) {
+        conditions.putIfAbsent(entry.getKey(), entry.getValue());
+      }
+    }
+  }
+
+  @Override
+  public P getPosition(Document document) {
+    return index.getPosition(document);
+  }
+
+  @Override
+  public void checkAdd(Document document, MongoCollection<P> collection) {
+    index.checkAdd(document, collection);
+  }
+
+  @Override
+  public void add(Document document, P position, MongoCollection<P> collection) {
+    index.add(document, position, collection);
+  }
+
+  @Override
+  public P remove(Document document) {
+    return index.remove(document);
+  }
+
+  @Override
+  public long getCount() {
+    return index.getCount();
+  }
+
+  @Override
+  public long getDataSize() {
+    return index.getDataSize();
+  }
+
+  @Override
+  public void checkUpdate(Document oldDocument, Document newDocument, MongoCollection<P> collection) {
+    index.checkUpdate(oldDocument, newDocument, collection);
+  }
+
+  @Override
+  public void updateInPlace(Document oldDocument, Document newDocument, P position, MongoCollection<P> collection)
+      throws KeyConstraintError {
+    index.updateInPlace(oldDocument, newDocument, position, collection);
+  }
+
+  @Override
+  public boolean isUnique() {
+    return index.isUnique();
+  }
+
+  @Override
+  public void drop() {
+    index.drop();
+  }
+}
