@@ -5,16 +5,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -114,7 +115,8 @@ public final class Bench {
       PlatformProbe.StoreWrites writesBefore = probe.storeWrites();
       Map<String, Long> offsetsBefore = probe.topicEndOffsets();
 
-      OpenLoad load = new OpenLoad(http, options.maxInFlight(), TimeUnit.MILLISECONDS.toNanos(options.timeoutMillis()));
+      OpenLoad load = new OpenLoad(options.connections(), options.maxInFlight(),
+          TimeUnit.MILLISECONDS.toNanos(options.timeoutMillis()));
       OpenLoad.Target platform = platformTarget(gatewayUrl, tokens, callbacks.url());
 
       say("");
@@ -232,18 +234,18 @@ public final class Bench {
 
   private OpenLoad.Target platformTarget(String gatewayUrl, TokenPool tokens, String callbackUrl) {
     URI uri = URI.create(gatewayUrl + STK_PATH);
+    InetSocketAddress address = address(uri);
     String paying = body(PAYING_PHONE, callbackUrl);
     String cancelling = body(CANCELLING_PHONE, callbackUrl);
-    Duration timeout = Duration.ofMillis(options.timeoutMillis());
     return new OpenLoad.Target() {
       @Override
-      public HttpRequest request(long sequence) {
-        return HttpRequest.newBuilder(uri)
-            .timeout(timeout)
-            .header("Content-Type", "application/json")
-            .header("Authorization", "Bearer " + tokens.next())
-            .POST(HttpRequest.BodyPublishers.ofString(sequence % 10 == 9 ? cancelling : paying))
-            .build();
+      public InetSocketAddress address() {
+        return address;
+      }
+
+      @Override
+      public byte[] request(long sequence) {
+        return post(uri, "Authorization: Bearer " + tokens.next() + "\r\n", sequence % 10 == 9 ? cancelling : paying);
       }
 
       @Override
@@ -258,13 +260,17 @@ public final class Bench {
 
   private OpenLoad.Target referenceTarget(String url, String callbackUrl) {
     URI uri = URI.create(url);
-    String body = body(PAYING_PHONE, callbackUrl);
-    Duration timeout = Duration.ofMillis(options.timeoutMillis());
+    InetSocketAddress address = address(uri);
+    byte[] request = post(uri, "", body(PAYING_PHONE, callbackUrl));
     return new OpenLoad.Target() {
       @Override
-      public HttpRequest request(long sequence) {
-        return HttpRequest.newBuilder(uri).timeout(timeout).header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+      public InetSocketAddress address() {
+        return address;
+      }
+
+      @Override
+      public byte[] request(long sequence) {
+        return request;
       }
 
       @Override
@@ -272,6 +278,22 @@ public final class Bench {
         // the reference has no callbacks to reconcile
       }
     };
+  }
+
+  private static InetSocketAddress address(URI uri) {
+    return new InetSocketAddress(uri.getHost(), uri.getPort() > 0 ? uri.getPort() : 80);
+  }
+
+  /** A whole HTTP/1.1 JSON POST; {@code headers} are extra header lines, each ending in CRLF. */
+  private static byte[] post(URI uri, String headers, String body) {
+    byte[] content = body.getBytes(StandardCharsets.UTF_8);
+    String head = "POST " + uri.getRawPath() + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
+        + "\r\nContent-Type: application/json\r\nAccept: application/json\r\n" + headers
+        + "Content-Length: " + content.length + "\r\n\r\n";
+    byte[] headBytes = head.getBytes(StandardCharsets.ISO_8859_1);
+    byte[] request = Arrays.copyOf(headBytes, headBytes.length + content.length);
+    System.arraycopy(content, 0, request, headBytes.length, content.length);
+    return request;
   }
 
   private static String body(String phone, String callbackUrl) {

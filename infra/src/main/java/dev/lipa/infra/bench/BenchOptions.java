@@ -20,6 +20,7 @@ record BenchOptions(
     long graceMillis,
     long timeoutMillis,
     int maxInFlight,
+    int connections,
     int tokens,
     boolean smoke) {
 
@@ -34,7 +35,9 @@ record BenchOptions(
         --no-reference                   skip the reference pipeline
         --grace-seconds 60               how long to wait for the last callbacks before reconciling
         --timeout-seconds 10             a request not answered by then counts as a timeout
-        --max-in-flight 4000             the client's limit of open requests (beyond it: an error, never a wait)
+        --connections 256                keep-alive connections the client sends over (a request due while all
+                                         are busy waits in the client's queue; its wait counts in its latency)
+        --max-in-flight 4000             the client's limit of queued and open requests (beyond it: an error)
         --tokens 4                       access tokens used in turn (bought again every 3 minutes)
         --smoke                          a few seconds at 20/s after a 5 s warm-up (the system test's run)
         --mongo <uri> --kafka <host:port> --var <dir> --credentials <file>   (./platform passes these)
@@ -57,6 +60,7 @@ record BenchOptions(
     double graceSeconds = 60;
     double timeoutSeconds = 10;
     int maxInFlight = 4000;
+    int connections = 256;
     int tokens = 4;
     boolean smoke = false;
     boolean stepsGiven = false;
@@ -95,6 +99,7 @@ record BenchOptions(
         }
         case "--timeout-seconds" -> timeoutSeconds = positive(value(args, ++i, arg), arg);
         case "--max-in-flight" -> maxInFlight = (int) positive(value(args, ++i, arg), arg);
+        case "--connections" -> connections = (int) positive(value(args, ++i, arg), arg);
         case "--tokens" -> tokens = (int) positive(value(args, ++i, arg), arg);
         case "--smoke" -> smoke = true;
         case "-h", "--help" -> throw new UsageException(null);
@@ -120,7 +125,7 @@ record BenchOptions(
     return new BenchOptions(var, credentials != null ? credentials : var.resolve("sandbox-credentials.json"), kafka,
         mongo, steps, millis(stepSeconds), warmupRate, millis(warmupSeconds), reference,
         referenceSteps != null ? referenceSteps : steps, millis(referenceWarmupSeconds), millis(graceSeconds),
-        millis(timeoutSeconds), maxInFlight, tokens, smoke);
+        millis(timeoutSeconds), maxInFlight, connections, tokens, smoke);
   }
 
   private static long millis(double seconds) {
