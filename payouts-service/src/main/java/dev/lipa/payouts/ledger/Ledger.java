@@ -6,9 +6,12 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -22,6 +25,9 @@ import org.springframework.stereotype.Service;
  * The balances of every organisation, per currency: reservations for accepted payouts, their settlement or release,
  * credits from collections, sandbox top-ups and transfers between a parent and its sub-accounts. Each operation is
  * one guarded single-document update ({@link LedgerStore} explains the invariant and the crash windows).
+ *
+ * <p>Credits can also come many at a time ({@link #creditAll}, a Kafka batch of collection events): they are grouped
+ * per account and each group is one journal query and one guarded update of its account, whatever its size.
  *
  * <p>A repair job copies entries a crash left in account documents to the journal and releases reservations that no
  * payout owns (a crash between the reservation and the payout's insert); both are safe on every replica at once.
@@ -78,6 +84,59 @@ public class Ledger implements AutoCloseable {
     return apply(new Movement(organisationId, currency, MovementKind.CREDIT, sourceId, amount));
   }
 
+  /**
+   * Credits many successful collections ({@link MovementKind#CREDIT} movements, any accounts) and returns those
+   * applied now; each credits once, however often it comes, within this call or across calls (the first of the same
+   * id in {@code credits} counts). Per account, one journal query drops the credits the journal holds already
+   * (repeats older than the recent window), then one guarded update applies the rest together; when that update
+   * meets a credit applied before (a redelivered batch, or one that mixes old and new events), the group is applied
+   * one credit at a time, so the repeats are refused and the others applied. Store failures propagate; calling again
+   * with the same credits is harmless.
+   */
+  public List<Movement> creditAll(List<Movement> credits) {
+    Map<String, Movement> unique = new LinkedHashMap<>();
+    for (Movement credit : credits) {
+      if (credit.kind() != MovementKind.CREDIT) {
+        throw new IllegalArgumentException("not a credit: " + credit);
+      }
+      unique.putIfAbsent(credit.id(), credit);
+    }
+    Map<String, List<Movement>> byAccount = new LinkedHashMap<>();
+    unique.values().forEach(c -> byAccount.computeIfAbsent(c.accountId(), a -> new ArrayList<>()).add(c));
+    List<Movement> applied = new ArrayList<>();
+    for (List<Movement> group : byAccount.values()) {
+      Set<String> journaled = store.journalHolds(group.stream().map(Movement::id).toList());
+      List<Movement> fresh = journaled.isEmpty() ? group
+          : group.stream().filter(c -> !journaled.contains(c.id())).toList();
+      if (!fresh.isEmpty()) {
+        applied.addAll(applyGroup(fresh));
+      }
+    }
+    return applied;
+  }
+
+  /** Applies credits of one account that the journal does not hold; returns those applied now. */
+  private List<Movement> applyGroup(List<Movement> group) {
+    BigDecimal sum = group.stream().map(Movement::amount).reduce(BigDecimal.ZERO, BigDecimal::add);
+    // one credit alone takes the single-movement path: the same statements, and a repeat is told apart for free
+    if (group.size() > 1 && LedgerStore.storable(sum)) {
+      LedgerStore.Outcome outcome = store.applyAll(group, now());
+      if (outcome == LedgerStore.Outcome.NO_ACCOUNT) {
+        open(group.getFirst().organisationId(), group.getFirst().currency());
+        outcome = store.applyAll(group, now());
+      }
+      if (outcome == LedgerStore.Outcome.APPLIED) {
+        return group;
+      }
+      if (outcome == LedgerStore.Outcome.NO_ACCOUNT) {
+        throw new IllegalStateException("account " + group.getFirst().accountId() + " could not be opened");
+      }
+      // DUPLICATE: some were applied before (a redelivery); one at a time refuses exactly those
+    }
+    // the journal was checked for the whole group just now
+    return group.stream().filter(credit -> apply(credit, false)).toList();
+  }
+
   /** Adds sandbox money to the account; returns the balance after it. */
   public Balance topUp(String organisationId, Currency currency, BigDecimal amount) {
     apply(new Movement(organisationId, currency, MovementKind.TOP_UP, UUID.randomUUID().toString(), amount));
@@ -121,7 +180,13 @@ public class Ledger implements AutoCloseable {
     MovementKind kind = movement.kind();
     boolean lateRepeatPossible = kind == MovementKind.CREDIT || kind == MovementKind.TRANSFER_OUT
         || kind == MovementKind.TRANSFER_IN;
-    if (lateRepeatPossible && store.journalHas(movement)) {
+    return apply(movement, lateRepeatPossible);
+  }
+
+  /** {@link #apply(Movement)}, reading the journal first only when asked (a caller may have read it already). */
+  private boolean apply(Movement movement, boolean checkJournal) {
+    MovementKind kind = movement.kind();
+    if (checkJournal && store.journalHas(movement)) {
       return false;
     }
     for (int attempt = 0; attempt < 2; attempt++) {

@@ -1,25 +1,32 @@
 package dev.lipa.payouts.ledger;
 
 import com.mongodb.ErrorCategory;
+import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoWriteException;
+import com.mongodb.bulk.BulkWriteError;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.InsertManyOptions;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.PushOptions;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
+import com.mongodb.client.result.UpdateResult;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Date;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.bson.types.Decimal128;
@@ -42,20 +49,36 @@ import org.springframework.stereotype.Component;
  *   <li>changes {@code available} and {@code reserved} ({@code $inc} on Decimal128, exact) and appends the movement's
  *       immutable entry to the account's {@code pending} array (an outbox of entries).</li>
  * </ul>
- * Then the pending entries are copied to {@value #ENTRIES} (inserts; a duplicate key means "copied already") and
- * {@code $pull}ed from the account.
+ * Then the pending entries are copied to {@value #ENTRIES} (one unordered {@code insertMany}; a duplicate key means
+ * "copied already") and removed from the account: one guarded update empties {@code pending} and unsets
+ * {@code pendingSince} when the array still holds exactly the copied entries ({@code $size} and {@code $all} of their
+ * ids); when other entries arrived meanwhile, only the copied ones are {@code $pull}ed and {@code pendingSince} is
+ * unset by a second update guarded on an empty array.
+ *
+ * <p><b>Many credits of one account are one atomic update too</b> ({@link #applyAll}, used for the credits a Kafka
+ * batch brings): movements that need no guard but "not applied yet" and only add to {@code available} (credits,
+ * top-ups, transfers in) are applied together by one {@code findOneAndUpdate} whose filter proves that none of their
+ * ids is in {@code recent} or {@code pending} ({@code $nin}), and whose update {@code $inc}s available by their exact
+ * sum and pushes every entry to {@code pending} and every id to {@code recent}. It is all or nothing: when any id was
+ * applied before the update changes nothing, and {@link Ledger} applies that group one movement at a time, so each
+ * repeat is refused on its own. The pending entries are then copied as above, so a group of n credits costs the same
+ * four statements as one credit (journal check, account update, {@code insertMany}, clear).
  *
  * <p><b>Invariant</b>: for every account, {@code available} and {@code reserved} equal the sums of the changes of
  * its entries in {@value #ENTRIES} plus those still in its {@code pending} array; and no entry is in neither. It holds
- * after every single write: the update that changes the balance adds the entry to {@code pending}; copying adds an
- * entry to the journal that is still pending (counted once: readers of the journal take the union by {@code _id});
- * the pull removes only entries the journal holds.
+ * after every single write: the update that changes the balance adds the entries to {@code pending} (the group
+ * update adds exactly the entries whose sum it adds); copying adds entries to the journal that are still pending
+ * (counted once: readers of the journal take the union by {@code _id}); the clear and the pull remove only entries
+ * the journal holds.
  *
  * <p><b>Crash windows</b>: after the account update, before the copy: the entries wait in {@code pending} and
  * {@link Ledger}'s repair job copies them later (the balance is already right; the journal catches up). After the
- * copy, before the pull: the repair copies again (duplicate keys, ignored) and pulls. A movement retried after a crash
- * hits the {@code recent}/{@code pending} guard or, when it is older than the window, {@link Ledger} finds its entry
- * in the journal before trying (movements that can come back late, credits and transfers, are checked there first).
+ * copy (or part of it), before the clear: the repair copies again (duplicate keys, ignored) and clears. A movement
+ * retried after a crash hits the {@code recent}/{@code pending} guard or, when it is older than the window,
+ * {@link Ledger} finds its entry in the journal before trying (movements that can come back late, credits and
+ * transfers, are checked there first; a group's credits with one {@code _id $in} query, {@link #journalHolds}).
+ * A group larger than the window pushes only its last {@value #RECENT} ids to {@code recent}; the others are
+ * guarded by {@code pending} until copied and by the journal check after.
  */
 @Component
 public class LedgerStore {
@@ -153,6 +176,65 @@ public class LedgerStore {
   }
 
   /**
+   * Applies movements of one account together in one guarded update (see the class comment): all of them or none.
+   * They must be of one account, have distinct ids, and be of kinds that only add to available with no guard but
+   * "not applied yet" ({@link #batchable}). {@link Outcome#DUPLICATE} means at least one of them was applied before
+   * (none is applied now); {@link Outcome#NO_ACCOUNT} that the account does not exist yet.
+   */
+  Outcome applyAll(List<Movement> movements, Instant now) {
+    if (movements.isEmpty()) {
+      return Outcome.APPLIED;
+    }
+    String accountId = movements.getFirst().accountId();
+    List<String> ids = new ArrayList<>(movements.size());
+    List<Document> added = new ArrayList<>(movements.size());
+    BigDecimal sum = BigDecimal.ZERO;
+    for (Movement movement : movements) {
+      if (!batchable(movement.kind()) || !movement.accountId().equals(accountId)) {
+        throw new IllegalArgumentException("not a movement of a group: " + movement);
+      }
+      ids.add(movement.id());
+      added.add(entry(movement, now));
+      sum = sum.add(movement.amount());
+    }
+    if (new HashSet<>(ids).size() != ids.size()) {
+      throw new IllegalArgumentException("a group applies each movement once");
+    }
+    Bson filter = Filters.and(Filters.eq(ID, accountId), Filters.nin(RECENT_IDS, ids),
+        Filters.nin(PENDING + "." + ID, ids));
+    Bson changes = Updates.combine(
+        Updates.inc(AVAILABLE, new Decimal128(sum)),
+        Updates.pushEach(RECENT_IDS, ids.size() > RECENT ? ids.subList(ids.size() - RECENT, ids.size()) : ids,
+            new PushOptions().slice(-RECENT)),
+        Updates.pushEach(PENDING, added),
+        Updates.min(PENDING_SINCE, Date.from(now)),
+        Updates.set("updatedAt", Date.from(now)));
+    Document after = accounts.findOneAndUpdate(filter, changes,
+        new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER));
+    if (after != null) {
+      copyPending(after);
+      return Outcome.APPLIED;
+    }
+    boolean exists = accounts.find(Filters.eq(ID, accountId)).projection(Projections.include(ID)).first() != null;
+    return exists ? Outcome.DUPLICATE : Outcome.NO_ACCOUNT;
+  }
+
+  /** Whether movements of this kind can be applied together by {@link #applyAll}. */
+  static boolean batchable(MovementKind kind) {
+    return kind.guard() == MovementKind.Guard.NONE && kind.availableSign() > 0 && kind.reservedSign() == 0;
+  }
+
+  /** Whether the store can hold this amount exactly (Decimal128: at most 34 significant digits). */
+  static boolean storable(BigDecimal amount) {
+    try {
+      new Decimal128(amount);
+      return true;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /**
    * Creates the account with its opening float (an {@link MovementKind#OPENING} entry when the float is above 0).
    * Creating it twice is harmless: the second insert meets the unique {@code _id} and changes nothing.
    */
@@ -201,6 +283,15 @@ public class LedgerStore {
     return entries.find(Filters.eq(ID, movement.id())).projection(Projections.include(ID)).first() != null;
   }
 
+  /** Which of these movement ids the journal holds already, in one query on {@code _id}. */
+  Set<String> journalHolds(Collection<String> ids) {
+    if (ids.isEmpty()) {
+      return Set.of();
+    }
+    return entries.find(Filters.in(ID, ids)).projection(Projections.include(ID)).map(d -> d.getString(ID))
+        .into(new HashSet<>());
+  }
+
   /** The account's entries, oldest first: the journal's and those still pending, each once. */
   public List<LedgerEntry> entries(String organisationId, Currency currency) {
     List<LedgerEntry> journal = entries.find(Filters.and(Filters.eq(ORGANISATION, organisationId),
@@ -239,18 +330,30 @@ public class LedgerStore {
     if (pending.isEmpty()) {
       return;
     }
-    List<String> ids = new ArrayList<>();
+    List<String> ids = new ArrayList<>(pending.size());
+    List<Document> copies = new ArrayList<>(pending.size());
     for (Document entry : pending) {
-      try {
-        entries.insertOne(new Document(entry));
-      } catch (MongoWriteException e) {
-        if (e.getError().getCategory() != ErrorCategory.DUPLICATE_KEY) {
-          throw e;
-        }
-      }
       ids.add(entry.getString(ID));
+      copies.add(new Document(entry));
+    }
+    try {
+      // unordered: an entry copied before (a crash, a concurrent copier) must not stop the others
+      entries.insertMany(copies, new InsertManyOptions().ordered(false));
+    } catch (MongoBulkWriteException e) {
+      boolean onlyCopiedAlready = e.getWriteConcernError() == null && e.getWriteErrors().stream()
+          .map(BulkWriteError::getCategory).allMatch(ErrorCategory.DUPLICATE_KEY::equals);
+      if (!onlyCopiedAlready) {
+        throw e;
+      }
     }
     Object accountId = account.get(ID);
+    // the usual case: nothing arrived since the account was read, so one update empties the outbox
+    UpdateResult cleared = accounts.updateOne(Filters.and(Filters.eq(ID, accountId),
+            Filters.size(PENDING, ids.size()), Filters.all(PENDING + "." + ID, ids)),
+        Updates.combine(Updates.set(PENDING, List.of()), Updates.unset(PENDING_SINCE)));
+    if (cleared.getMatchedCount() > 0) {
+      return;
+    }
     accounts.updateOne(Filters.eq(ID, accountId),
         new Document("$pull", new Document(PENDING, new Document(ID, new Document("$in", ids)))));
     accounts.updateOne(Filters.and(Filters.eq(ID, accountId), Filters.size(PENDING, 0)),

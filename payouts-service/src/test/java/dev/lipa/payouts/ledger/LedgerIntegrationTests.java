@@ -24,6 +24,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.bson.Document;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -192,12 +193,223 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
       assertEntriesAddUp(org, Currency.KSH);
     }
 
-    private KafkaProducer<String, String> producer() {
-      Properties props = new Properties();
-      props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafkaBootstrapServers());
-      props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-      props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-      return new KafkaProducer<>(props);
+  }
+
+  @Nested
+  class BatchedCollectionCredits {
+
+    @Test
+    void aBatchOfManySuccessfulStkPushesCreditsTheirExactSumWithOneJournalEntryEach() {
+      String org = newOrganisation();
+      List<EventEnvelope> events = new ArrayList<>();
+      BigDecimal sum = BigDecimal.ZERO;
+      for (int i = 0; i < 200; i++) {
+        BigDecimal amount = new BigDecimal(i + 1).add(new BigDecimal("0.01").multiply(new BigDecimal(i % 7)));
+        events.add(stkSucceeded(org, UUID.randomUUID().toString(), amount, "KSH"));
+        sum = sum.add(amount);
+      }
+
+      send(org, events);
+
+      BigDecimal expected = new BigDecimal("1000").add(sum);
+      awaitSettled(org, Currency.KSH, expected);
+      assertThat(journalIds(org, Currency.KSH)).hasSize(201).contains(org + ":KSH:opening")
+          .containsAll(events.stream().map(e -> "stk.succeeded:" + e.data().get("requestId") + ":credit").toList());
+      assertEntriesAddUp(org, Currency.KSH);
     }
+
+    @Test
+    void theSameBatchDeliveredTwiceCreditsOnce() {
+      String org = newOrganisation();
+      List<EventEnvelope> events = new ArrayList<>();
+      for (int i = 0; i < 50; i++) {
+        events.add(stkSucceeded(org, UUID.randomUUID().toString(), new BigDecimal("10.50"), "KSH"));
+      }
+      List<EventEnvelope> twice = new ArrayList<>(events);
+      twice.addAll(events);
+
+      send(org, twice);
+
+      awaitSettled(org, Currency.KSH, new BigDecimal("1525"));
+      assertThat(journalIds(org, Currency.KSH)).hasSize(51);
+      assertEntriesAddUp(org, Currency.KSH);
+    }
+
+    @Test
+    void aBatchThatMixesARedeliveredEventWithNewOnesCreditsTheNewOnesOnce() {
+      String org = newOrganisation();
+      EventEnvelope old = stkSucceeded(org, UUID.randomUUID().toString(), new BigDecimal("99.99"), "KSH");
+      send(org, List.of(old));
+      awaitSettled(org, Currency.KSH, new BigDecimal("1099.99"));
+      List<EventEnvelope> mixed = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        mixed.add(stkSucceeded(org, UUID.randomUUID().toString(), new BigDecimal("5.05"), "KSH"));
+        if (i == 10) {
+          mixed.add(old);
+        }
+      }
+
+      send(org, mixed);
+
+      awaitSettled(org, Currency.KSH, new BigDecimal("1200.99"));
+      assertThat(journalIds(org, Currency.KSH)).hasSize(22);
+      assertEntriesAddUp(org, Currency.KSH);
+    }
+
+    @Test
+    void creditsForTwoOrganisationsAndCurrenciesInOneBatchLandOnTheirOwnAccounts() {
+      String first = newOrganisation();
+      String second = newOrganisation();
+      List<EventEnvelope> events = new ArrayList<>();
+      for (int i = 0; i < 30; i++) {
+        events.add(stkSucceeded(first, UUID.randomUUID().toString(), new BigDecimal("1.10"), "KSH"));
+        events.add(stkSucceeded(first, UUID.randomUUID().toString(), new BigDecimal("200"), "TZS"));
+        events.add(stkSucceeded(second, UUID.randomUUID().toString(), new BigDecimal("3.33"), "KSH"));
+      }
+
+      send(first, events);
+
+      awaitSettled(first, Currency.KSH, new BigDecimal("1033"));
+      awaitSettled(first, Currency.TZS, new BigDecimal("56000"));
+      awaitSettled(second, Currency.KSH, new BigDecimal("1099.9"));
+      assertThat(journalIds(first, Currency.KSH)).hasSize(31);
+      assertThat(journalIds(first, Currency.TZS)).hasSize(31);
+      assertThat(journalIds(second, Currency.KSH)).hasSize(31);
+      assertThat(ledger.balance(second, Currency.TZS).available()).isEqualByComparingTo("50000");
+      for (String org : List.of(first, second)) {
+        for (Currency currency : List.of(Currency.KSH, Currency.TZS)) {
+          assertEntriesAddUp(org, currency);
+        }
+      }
+    }
+
+    @Test
+    void aGroupThatMeetsARepeatIsAppliedOneCreditAtATime() {
+      String org = newOrganisation();
+      List<Movement> first = credits(org, Currency.KSH, 10, "2.50");
+      List<Movement> second = new ArrayList<>(credits(org, Currency.KSH, 5, "1.25"));
+      second.add(2, first.get(3));
+      second.add(first.get(7));
+
+      assertThat(ledger.creditAll(first)).containsExactlyElementsOf(first);
+      assertThat(ledger.creditAll(first)).isEmpty();
+      assertThat(ledger.creditAll(second)).hasSize(5).doesNotContain(first.get(3), first.get(7));
+
+      assertThat(ledger.balance(org, Currency.KSH).available()).isEqualByComparingTo("1031.25");
+      assertThat(journalIds(org, Currency.KSH)).hasSize(16);
+      assertEntriesAddUp(org, Currency.KSH);
+    }
+
+    @Test
+    void aGroupWithACreditACrashLeftPendingRefusesThatOneAndAppliesTheOthers() {
+      String org = newOrganisation();
+      Movement crashed = credits(org, Currency.KSH, 1, "40").getFirst();
+      ledger.creditAll(List.of(crashed));
+      // as if the service died after the account update, before the copy: the entry is pending, not in the journal
+      Document entry = database.getCollection(LedgerStore.ENTRIES).findOneAndDelete(new Document("_id", crashed.id()));
+      database.getCollection(LedgerStore.ACCOUNTS).updateOne(new Document("_id", org + ":KSH"),
+          new Document("$push", new Document("pending", entry)).append("$set",
+              new Document("pendingSince", new java.util.Date())));
+      List<Movement> redelivered = new ArrayList<>(credits(org, Currency.KSH, 4, "0.25"));
+      redelivered.add(1, crashed);
+
+      assertThat(ledger.creditAll(redelivered)).hasSize(4).doesNotContain(crashed);
+
+      assertThat(ledger.balance(org, Currency.KSH).available()).isEqualByComparingTo("1041");
+      assertThat(journalIds(org, Currency.KSH)).hasSize(6).contains(crashed.id());
+      assertThat(account(org, Currency.KSH).getList("pending", Document.class)).isEmpty();
+      assertThat(account(org, Currency.KSH).get("pendingSince")).isNull();
+      assertEntriesAddUp(org, Currency.KSH);
+    }
+
+    @Test
+    void aRepeatOlderThanTheRecentWindowIsFoundInTheJournal() {
+      String org = newOrganisation();
+      List<Movement> many = credits(org, Currency.UGX, LedgerStore.RECENT + 44, "100");
+      Movement fresh = credits(org, Currency.UGX, 1, "7").getFirst();
+
+      assertThat(ledger.creditAll(many)).hasSize(LedgerStore.RECENT + 44);
+      assertThat(ledger.creditAll(List.of(many.getFirst(), fresh, many.getFirst()))).containsExactly(fresh);
+
+      assertThat(ledger.balance(org, Currency.UGX).available()).isEqualByComparingTo("80007");
+      assertThat(journalIds(org, Currency.UGX)).hasSize(LedgerStore.RECENT + 46);
+      assertThat(account(org, Currency.UGX).getList("recent", String.class)).hasSize(LedgerStore.RECENT);
+      assertEntriesAddUp(org, Currency.UGX);
+    }
+
+    @Test
+    void aFirstGroupOpensTheAccountWithItsFloat() {
+      String org = newOrganisation();
+
+      assertThat(ledger.creditAll(credits(org, Currency.TZS, 3, "0.5"))).hasSize(3);
+
+      assertThat(ledger.balance(org, Currency.TZS).available()).isEqualByComparingTo("50001.5");
+      assertThat(journalIds(org, Currency.TZS)).hasSize(4);
+      assertEntriesAddUp(org, Currency.TZS);
+    }
+
+    private List<Movement> credits(String org, Currency currency, int count, String amount) {
+      List<Movement> credits = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        credits.add(new Movement(org, currency, MovementKind.CREDIT, "stk.succeeded:" + UUID.randomUUID(),
+            new BigDecimal(amount)));
+      }
+      return credits;
+    }
+
+    private EventEnvelope stkSucceeded(String org, String requestId, BigDecimal amount, String currency) {
+      return new EventEnvelope(UUID.randomUUID().toString(), "stk.succeeded", 1, Instant.now(), org,
+          Map.of("requestId", requestId, "amount", amount, "currency", currency, "status", "SUCCESS"));
+    }
+
+    /** Sends every event under one key, so they share a partition and arrive in order (as fast as they go out). */
+    private void send(String key, List<EventEnvelope> events) {
+      try (KafkaProducer<String, String> producer = producer()) {
+        List<Future<?>> sent = new ArrayList<>();
+        for (EventEnvelope event : events) {
+          sent.add(producer.send(new ProducerRecord<>(Topics.COLLECTIONS, key, json.writeValueAsString(event))));
+        }
+        for (Future<?> done : sent) {
+          done.get();
+        }
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    }
+
+    /** Waits for the balance, then checks that it stays there and that nothing is left pending. */
+    private void awaitSettled(String org, Currency currency, BigDecimal expected) {
+      await(() -> ledger.balance(org, currency).available().compareTo(expected) == 0);
+      try {
+        Thread.sleep(500);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+      assertThat(ledger.balance(org, currency).available()).isEqualByComparingTo(expected);
+      assertThat(account(org, currency).getList("pending", Document.class)).isEmpty();
+    }
+  }
+
+  /** The ids of the account's entries that reached the journal collection itself (not those still pending). */
+  private List<String> journalIds(String org, Currency currency) {
+    return database.getCollection(LedgerStore.ENTRIES)
+        .find(new Document("organisationId", org).append("currency", currency.name()))
+        .map(d -> d.getString("_id")).into(new ArrayList<>());
+  }
+
+  private Document account(String org, Currency currency) {
+    return database.getCollection(LedgerStore.ACCOUNTS).find(new Document("_id", org + ":" + currency.name()))
+        .first();
+  }
+
+  private static KafkaProducer<String, String> producer() {
+    Properties props = new Properties();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafkaBootstrapServers());
+    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+    props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+    // a little linger: the events leave in a few large produce requests, so the listener sees them in large polls
+    props.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+    return new KafkaProducer<>(props);
   }
 }
