@@ -1,9 +1,11 @@
 package dev.lipa.dispatcher.delivery;
 
 import com.mongodb.ErrorCategory;
-import com.mongodb.MongoWriteException;
+import com.mongodb.MongoBulkWriteException;
+import com.mongodb.bulk.BulkWriteError;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.IndexOptions;
@@ -13,9 +15,11 @@ import com.mongodb.client.model.PushOptions;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.UpdateOptions;
+import com.mongodb.client.model.UpdateOneModel;
 import com.mongodb.client.model.Updates;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Date;
 import java.util.List;
 import java.util.Optional;
@@ -63,15 +67,57 @@ public class DeliveryStore {
   }
 
   /**
-   * Stores a new PENDING delivery unless one with this callbackId exists (a redelivered Kafka record changes
-   * nothing). When {@code lease} is given the new delivery is created already leased to it, so the caller can make
-   * the first attempt at once without a claim; otherwise it is due at {@code due} for the poller.
+   * Stores the deliveries of a poll's callback requests with one unordered bulk write: an upsert per request, keyed by
+   * its callbackId, that only sets fields when it creates the delivery. A redelivered Kafka record (or the same record
+   * twice in one batch) therefore changes nothing, and never steals or resets the lease or state of the delivery that
+   * exists. A request given a lease is created already leased to it (the same {@code leaseUntil}/{@code leaseToken}
+   * a {@link #claim} writes), so the caller can make the first attempt at once without a claim; if the process dies
+   * first, the lease expires and the poller claims the delivery as any other. Otherwise it is due at its
+   * {@code due} for the poller.
    *
-   * @return true when this call created the delivery
-   * @throws CallbackIdConflict when the callbackId is already used by another organisation
+   * @return what happened to each request, in the order given
+   * @throws com.mongodb.MongoException when the store failed for any other reason than a taken callbackId; the
+   *     statements without an error were applied all the same (an unordered write), so storing the batch again is
+   *     safe
    */
-  public boolean insertIfAbsent(CallbackRequest request, Instant now, Instant due, Optional<Lease> lease) {
-    Date at = Date.from(now);
+  public List<Stored> insertAll(List<Intake> intakes) {
+    if (intakes.isEmpty()) {
+      return List.of();
+    }
+    List<UpdateOneModel<Document>> upserts = new ArrayList<>(intakes.size());
+    for (Intake intake : intakes) {
+      upserts.add(new UpdateOneModel<>(ownerFilter(intake.request()), onInsert(intake),
+          new UpdateOptions().upsert(true)));
+    }
+    Stored[] stored = new Stored[intakes.size()];
+    Arrays.fill(stored, Stored.EXISTS);
+    try {
+      deliveries.bulkWrite(upserts, new BulkWriteOptions().ordered(false)).getUpserts()
+          .forEach(upsert -> stored[upsert.getIndex()] = Stored.CREATED);
+    } catch (MongoBulkWriteException e) {
+      if (e.getWriteErrors().stream().anyMatch(error -> error.getCategory() != ErrorCategory.DUPLICATE_KEY)) {
+        throw e;
+      }
+      e.getWriteResult().getUpserts().forEach(upsert -> stored[upsert.getIndex()] = Stored.CREATED);
+      for (BulkWriteError error : e.getWriteErrors()) {
+        // organisationId in the filter: a callbackId already taken by another organisation fails as a duplicate key
+        // instead of silently attaching this request to a stranger's delivery; a concurrent upsert of the same
+        // record that won the race (real replica sets do this) fails the same way but finds its own delivery
+        Intake intake = intakes.get(error.getIndex());
+        stored[error.getIndex()] =
+            deliveries.countDocuments(ownerFilter(intake.request())) > 0 ? Stored.EXISTS : Stored.CONFLICT;
+      }
+    }
+    return List.of(stored);
+  }
+
+  private static Document ownerFilter(CallbackRequest request) {
+    return byId(request.callbackId()).append("organisationId", request.organisationId());
+  }
+
+  private static Bson onInsert(Intake intake) {
+    CallbackRequest request = intake.request();
+    Date at = Date.from(intake.at());
     List<Bson> onInsert = new ArrayList<>(List.of(
         Updates.setOnInsert("callbackId", request.callbackId()),
         Updates.setOnInsert("requestId", request.requestId()),
@@ -82,29 +128,35 @@ public class DeliveryStore {
         Updates.setOnInsert("status", DeliveryStatus.PENDING.name()),
         Updates.setOnInsert("attempts", 0),
         Updates.setOnInsert("roundAttempts", 0),
-        Updates.setOnInsert("nextAttemptAt", Date.from(due)),
+        Updates.setOnInsert("nextAttemptAt", Date.from(intake.due())),
         Updates.setOnInsert("createdAt", at),
         Updates.setOnInsert("updatedAt", at),
         Updates.setOnInsert("attemptLog", List.of())));
-    lease.ifPresent(l -> {
-      onInsert.add(Updates.setOnInsert("leaseUntil", Date.from(l.until())));
-      onInsert.add(Updates.setOnInsert("leaseToken", l.token()));
-    });
-    // organisationId in the filter: a callbackId already taken by another organisation fails as a duplicate key
-    // instead of silently attaching this request to a stranger's delivery
-    Bson filter = byId(request.callbackId()).append("organisationId", request.organisationId());
-    try {
-      return deliveries.updateOne(filter, Updates.combine(onInsert), new UpdateOptions().upsert(true))
-          .getUpsertedId() != null;
-    } catch (MongoWriteException e) {
-      if (e.getError().getCategory() == ErrorCategory.DUPLICATE_KEY) {
-        if (deliveries.countDocuments(filter) > 0) {
-          return false; // a concurrent upsert of the same record won the race (real replica sets do this)
-        }
-        throw new CallbackIdConflict(request.callbackId());
-      }
-      throw e;
+    if (intake.lease() != null) {
+      onInsert.add(Updates.setOnInsert("leaseUntil", Date.from(intake.lease().until())));
+      onInsert.add(Updates.setOnInsert("leaseToken", intake.lease().token()));
     }
+    return Updates.combine(onInsert);
+  }
+
+  /**
+   * One request as the intake stores it.
+   *
+   * @param at when it was accepted (its createdAt)
+   * @param due when the poller may attempt it; irrelevant while the lease holds
+   * @param lease the lease of the attempt about to be made at once, or null to leave the delivery to the poller
+   */
+  public record Intake(CallbackRequest request, Instant at, Instant due, Lease lease) {
+  }
+
+  /** What {@link #insertAll} did with one request. */
+  public enum Stored {
+    /** The delivery is new: stored by this call. */
+    CREATED,
+    /** A delivery with this callbackId and organisation existed already; nothing changed. */
+    EXISTS,
+    /** The callbackId belongs to another organisation's delivery: a producer bug, nothing stored. */
+    CONFLICT
   }
 
   /**
@@ -340,13 +392,5 @@ public class DeliveryStore {
 
   /** A reservation of a delivery for one attempt. */
   public record Lease(String token, Instant until) {
-  }
-
-  /** The same callbackId arrived for two organisations: a producer bug, never delivered to either by mistake. */
-  public static final class CallbackIdConflict extends RuntimeException {
-
-    CallbackIdConflict(String callbackId) {
-      super("callbackId " + callbackId + " already belongs to another organisation");
-    }
   }
 }

@@ -99,6 +99,19 @@ final class HostGate {
     return semaphore != null && semaphore.availablePermits() == 0 && semaphore.getQueueLength() >= maxWaiting;
   }
 
+  /**
+   * How many attempts to one destination may be under way at once before more would surely be deferred: those in
+   * flight plus those allowed to wait for a permit. The dispatcher hands out no more than this per destination.
+   */
+  int capacity() {
+    return perHost + maxWaiting;
+  }
+
+  /** Whether the destination's circuit is open: an attempt now would be deferred however long it waited. */
+  boolean isOpen(String destination) {
+    return breakers.find(destination).map(b -> b.getState() == CircuitBreaker.State.OPEN).orElse(false);
+  }
+
   /** Whether the breaker of a destination is open right now (for tests and logs). */
   CircuitBreaker.State state(String destination) {
     return breakers.circuitBreaker(destination).getState();

@@ -1,9 +1,11 @@
 package dev.lipa.dispatcher.intake;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.dispatcher.delivery.CallbackRequest;
 import dev.lipa.dispatcher.delivery.DeliveryDispatcher;
-import dev.lipa.dispatcher.delivery.DeliveryStore.CallbackIdConflict;
 import dev.lipa.dispatcher.intake.CallbackRequestReader.MalformedCallbackRequest;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,10 +14,12 @@ import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Turns callback requests from Kafka into stored deliveries. The offset is committed only after the listener returns
- * (after-batch commit, auto-commit off), i.e. after the delivery is stored: a crash before that re-reads the record,
- * and storing it again changes nothing. Records that can never become a delivery are logged and skipped; any other
- * failure (the store unreachable) is retried by {@link IntakeConfiguration#intakeErrorHandler()} without committing.
+ * Turns callback requests from Kafka into stored deliveries, a poll's records at a time: they are stored with one
+ * bulk write (see {@link DeliveryDispatcher#acceptAll}). The offsets are committed only after the listener returns
+ * (after-batch commit, auto-commit off), i.e. after the deliveries are stored: a crash before that re-reads the
+ * records, and storing them again changes nothing. Records that can never become a delivery are logged and skipped;
+ * any other failure (the store unreachable) fails the whole poll, which {@link IntakeConfiguration#intakeErrorHandler()}
+ * retries without committing.
  */
 @Component
 class CallbackRequestListener {
@@ -33,17 +37,21 @@ class CallbackRequestListener {
   // topic and group are settings only so that a test can run a second dispatcher process beside the one in its JVM
   @KafkaListener(id = "callback-intake", topics = "${lipa.dispatcher.intake.topic:" + Topics.CALLBACKS + "}",
       groupId = "${lipa.dispatcher.intake.group:callback-dispatcher}",
-      concurrency = "${lipa.dispatcher.intake.concurrency:3}")
-  void onRecord(ConsumerRecord<String, String> record) {
-    if (record.value() == null) {
-      return;
+      concurrency = "${lipa.dispatcher.intake.concurrency:3}", batch = "true")
+  void onRecords(List<ConsumerRecord<String, String>> records) {
+    List<CallbackRequest> requests = new ArrayList<>(records.size());
+    for (ConsumerRecord<String, String> record : records) {
+      if (record.value() == null) {
+        continue;
+      }
+      try {
+        reader.read(record.value()).ifPresent(requests::add);
+      } catch (MalformedCallbackRequest e) {
+        // retrying cannot fix it; skipping it keeps the partition flowing (the producer's bug is in the log)
+        log.error("skipping callback request at {}-{}@{}: {}", record.topic(), record.partition(), record.offset(),
+            e.getMessage());
+      }
     }
-    try {
-      reader.read(record.value()).ifPresent(dispatcher::accept);
-    } catch (MalformedCallbackRequest | CallbackIdConflict e) {
-      // retrying cannot fix these; skipping them keeps the partition flowing (the producer's bug is in the log)
-      log.error("skipping callback request at {}-{}@{}: {}", record.topic(), record.partition(), record.offset(),
-          e.getMessage());
-    }
+    dispatcher.acceptAll(requests);
   }
 }

@@ -10,8 +10,9 @@ import org.springframework.util.backoff.FixedBackOff;
 class IntakeConfiguration {
 
   /**
-   * A store outage must not lose callbacks: the record is retried every second until the store is back (it is not
-   * committed meanwhile). Malformed records never get here: the listener skips them itself.
+   * A store outage must not lose callbacks: the poll's records are retried every second until the store is back
+   * (they are not committed meanwhile; storing a record twice changes nothing). Malformed records never get here:
+   * the listener skips them itself.
    */
   @Bean
   DefaultErrorHandler intakeErrorHandler() {

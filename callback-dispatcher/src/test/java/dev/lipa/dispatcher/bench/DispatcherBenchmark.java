@@ -1,5 +1,7 @@
 package dev.lipa.dispatcher.bench;
 
+import com.mongodb.event.CommandListener;
+import com.mongodb.event.CommandStartedEvent;
 import com.sun.net.httpserver.HttpServer;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.testsupport.SharedInfra;
@@ -21,7 +23,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.bson.BsonDocument;
+import org.bson.BsonValue;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.mongodb.autoconfigure.MongoClientSettingsBuilderCustomizer;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -38,6 +43,33 @@ import org.springframework.context.ConfigurableApplicationContext;
 public final class DispatcherBenchmark {
 
   private static final int WARM_UP = 2_000;
+
+  /**
+   * Write statements the dispatcher sends to its database, counted as the platform bench's store counts them: one per
+   * document of an insert, one per statement of an update or delete, one per findAndModify.
+   */
+  private static final AtomicLong WRITES = new AtomicLong();
+
+  private static final CommandListener WRITE_COUNTER = new CommandListener() {
+    @Override
+    public void commandStarted(CommandStartedEvent event) {
+      BsonDocument command = event.getCommand();
+      switch (event.getCommandName()) {
+        case "insert" -> WRITES.addAndGet(size(command, "documents"));
+        case "update" -> WRITES.addAndGet(size(command, "updates"));
+        case "delete" -> WRITES.addAndGet(size(command, "deletes"));
+        case "findAndModify" -> WRITES.incrementAndGet();
+        default -> {
+        }
+      }
+    }
+
+    private static long size(BsonDocument command, String field) {
+      // the driver sends bulk statements as a separate payload, not inside the command document
+      BsonValue value = command.get(field);
+      return value != null && value.isArray() ? value.asArray().size() : 1;
+    }
+  };
 
   private DispatcherBenchmark() {
   }
@@ -76,7 +108,10 @@ public final class DispatcherBenchmark {
     String bootstrap = kafka == null ? SharedInfra.kafkaBootstrapServers() : kafka;
     ConfigurableApplicationContext dispatcher = null;
     if (kafka == null) {
-      dispatcher = SpringApplication.run(CallbackDispatcherApplication.class,
+      SpringApplication application = new SpringApplication(CallbackDispatcherApplication.class);
+      application.addInitializers(context -> context.getBeanFactory().registerSingleton("benchWriteCounter",
+          (MongoClientSettingsBuilderCustomizer) settings -> settings.addCommandListener(WRITE_COUNTER)));
+      dispatcher = application.run(
           "--server.port=0",
           "--spring.mongodb.uri=" + SharedInfra.mongoUri(),
           "--spring.mongodb.database=lipa-dispatcher-bench-" + run,
@@ -98,6 +133,7 @@ public final class DispatcherBenchmark {
       awaitReceived(received, WARM_UP, Duration.ofMinutes(3));
 
       System.out.printf("producing %,d callback requests...%n", count);
+      long writesBefore = WRITES.get();
       long started = System.nanoTime();
       produce(producer, topic, url, organisations, count);
       double producedIn = (System.nanoTime() - started) / 1e9;
@@ -105,6 +141,11 @@ public final class DispatcherBenchmark {
       double seconds = (lastAt.get() - firstAt.get()) / 1e9;
       System.out.printf("produced %,d in %.1f s; delivered %,d in %.2f s: %,.0f callbacks/s%n", count, producedIn,
           count, seconds, count / seconds);
+      if (dispatcher != null) {
+        Thread.sleep(500); // the last attempts' results are written just after their callbacks arrived
+        System.out.printf("store write statements: %,d, %.2f per callback%n", WRITES.get() - writesBefore,
+            (WRITES.get() - writesBefore) / (double) count);
+      }
     } finally {
       receiver.stop(0);
       if (dispatcher != null) {
