@@ -18,6 +18,8 @@ class StkOutcomeListener {
   static final String GROUP = "checkout-stk-outcomes";
   private static final Logger log = LoggerFactory.getLogger(StkOutcomeListener.class);
 
+  private static final String CHECKOUT_REFERENCE = "\"chk_";
+
   private final MpesaPayments payments;
   private final JsonMapper json;
 
@@ -28,6 +30,11 @@ class StkOutcomeListener {
 
   @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.COLLECTIONS)
   void onCollectionEvent(String value) {
+    if (!value.contains(CHECKOUT_REFERENCE)) {
+      // most of the topic is pushes checkout did not start: skipped without parsing (every event of a checkout
+      // push carries its referenceId, which starts with chk_; a record that merely mentions it is parsed and checked)
+      return;
+    }
     JsonNode event;
     try {
       event = json.readTree(value);

@@ -86,7 +86,8 @@ public class CheckoutSessionStore {
         Updates.set("updatedAt", Date.from(session.updatedAt())),
         Updates.set("paidAt", session.paidAt() == null ? null : Date.from(session.paidAt())),
         Updates.inc("version", 1L));
-    return outbox.update(filter, update, outboxEvents.toOutbox(session, session.events())) != null;
+    return outbox.update(session.id().toString(), filter, update, outboxEvents.toOutbox(session, session.events()))
+        != null;
   }
 
   /** A merchant's read: only the organisation's own sessions. */

@@ -158,7 +158,9 @@ public class StkPushStore {
 
   /**
    * Writes a completed push and its events in one compare-and-set update that only matches while the stored push is
-   * PENDING. Returns false, having written and emitted nothing, when another outcome got there first.
+   * PENDING. Returns false, having written and emitted nothing, when another outcome got there first. The same write
+   * removes the already acknowledged {@code stk.accepted} event when its removal is still held back (see
+   * {@link Outbox#update(Object, Bson, Bson, List)}), so a push costs two writes in all.
    */
   public boolean complete(StkPush push) {
     if (push.status() == StkStatus.PENDING || push.result() == null) {
@@ -182,7 +184,8 @@ public class StkPushStore {
     if (result.receipt() != null) {
       changes.add(Updates.set("receipt", result.receipt()));
     }
-    return outbox.update(expected, Updates.combine(changes), outboxEvents.toOutbox(push.events())) != null;
+    return outbox.update(push.requestId().toString(), expected, Updates.combine(changes),
+        outboxEvents.toOutbox(push.events())) != null;
   }
 
   /**

@@ -1,18 +1,22 @@
 package dev.lipa.common.outbox;
 
 import com.mongodb.client.MongoCollection;
+import com.mongodb.bulk.BulkWriteResult;
+import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.ReturnDocument;
+import com.mongodb.client.model.UpdateOneModel;
 import com.mongodb.client.model.Updates;
-import com.mongodb.client.result.UpdateResult;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -34,11 +38,14 @@ import org.slf4j.LoggerFactory;
  * published without being stored (the store has no multi-document transactions).
  *
  * <p>After a write succeeds the events are handed to Kafka at once (no polling on the hot path). When Kafka has
- * acknowledged every event of that write, <b>one</b> guarded update removes them: if the document's outbox holds
+ * acknowledged every event of that write, their removal from the document is <b>held back</b> for at most
+ * {@link OutboxSettings#ackDelay()}: if the document's next state change comes meanwhile through
+ * {@link #update(Object, Bson, Bson, List)}, that same write also replaces the acknowledged events by the new ones
+ * (guarded: only while the outbox holds exactly the acknowledged events), so the acknowledgement costs no write at all.
+ * Otherwise the held removals are written together, as one bulk of guarded updates: if the document's outbox holds
  * exactly those events it {@code $unset}s both {@code outbox} and {@code outboxPendingSince}; only when other events
- * arrived meanwhile does it fall back to a {@code $pull} by eventId plus a guarded clean-up (rare). So an event costs
- * no store write of its own beyond the state change that carried it, and each write's batch of events costs one
- * acknowledgement write.
+ * arrived meanwhile does it fall back to a {@code $pull} by eventId plus a guarded clean-up (rare). A crash loses the
+ * held removals, never an event: the sweeper republishes them (consumers deduplicate on eventId).
  *
  * <p>A sweeper republishes the events of documents whose {@code outboxPendingSince} is older than the grace period:
  * what a crash (or a Kafka outage) left behind. Publishing twice is allowed; consumers deduplicate on eventId. The
@@ -55,6 +62,8 @@ public final class Outbox implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Outbox.class);
   private static final String ID = "_id";
+  /** At most this many documents' acknowledgements per bulk write. */
+  private static final int ACK_BULK = 500;
 
   private final MongoCollection<Document> collection;
   private final Producer<String, String> producer;
@@ -63,6 +72,9 @@ public final class Outbox implements AutoCloseable {
   private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
   /** Events this process is publishing right now: the sweeper leaves them alone instead of sending them again. */
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+  /** Acknowledged events whose removal waits for the document's next change, by document id. */
+  private final Map<Object, HeldAck> held = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService ackWriter;
   private volatile ScheduledExecutorService sweeper;
 
   public Outbox(MongoCollection<Document> collection, Producer<String, String> producer, OutboxSettings settings,
@@ -74,6 +86,10 @@ public final class Outbox implements AutoCloseable {
     // a real MongoDB serves the sweep from this; the embedded store ignores non-unique indexes and scans
     collection.createIndex(Indexes.ascending(PENDING_SINCE),
         new IndexOptions().name("outbox_pending_since").sparse(true));
+    ackWriter = Executors.newSingleThreadScheduledExecutor(
+        Thread.ofPlatform().daemon().name("outbox-acks-" + collection.getNamespace().getCollectionName()).factory());
+    long period = Math.clamp(settings.ackDelay().toMillis() / 4, 10, 250);
+    ackWriter.scheduleWithFixedDelay(() -> writeHeld(false), period, period, TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -108,6 +124,39 @@ public final class Outbox implements AutoCloseable {
       publish(after.get(ID), events);
     }
     return after;
+  }
+
+  /**
+   * Like {@link #update(Bson, Bson, List)} for the document with this {@code _id}, and the same write also removes the
+   * events of the document that Kafka acknowledged and whose removal is still held back (one write instead of two).
+   * When the outbox no longer holds exactly those events, the change is applied the plain way and the removal stays
+   * held.
+   */
+  public Document update(Object documentId, Bson filter, Bson update, List<OutboxEvent> events) {
+    HeldAck ack = held.remove(documentId);
+    if (ack != null) {
+      Bson guarded = Filters.and(filter, Filters.eq(ID, documentId), Filters.size(EVENTS, ack.eventIds().size()),
+          Filters.all(EVENTS + ".eventId", ack.eventIds()));
+      Bson change = events.isEmpty()
+          ? Updates.combine(update, Updates.unset(EVENTS), Updates.unset(PENDING_SINCE))
+          : Updates.combine(update, Updates.set(EVENTS, toDocuments(events)),
+              Updates.set(PENDING_SINCE, Date.from(clock.instant())));
+      Document after;
+      try {
+        after = collection.findOneAndUpdate(guarded, change,
+            new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER));
+      } catch (RuntimeException e) {
+        hold(documentId, ack);
+        throw e;
+      }
+      if (after != null) {
+        ack.eventIds().forEach(inFlight::remove);
+        publish(after.get(ID), events);
+        return after;
+      }
+      hold(documentId, ack);
+    }
+    return update(filter, update, events);
   }
 
   /**
@@ -180,6 +229,15 @@ public final class Outbox implements AutoCloseable {
     } catch (RuntimeException e) {
       log.warn("outbox of {} closed with events in flight: {}", collection.getNamespace(), e.toString());
     }
+    ackWriter.shutdownNow();
+    // the held removals, written while the store is still there; when it is not (a JVM going down, the store first),
+    // the attempt is given up after a short wait rather than hold the shutdown: the sweeper republishes them later
+    Thread writer = Thread.ofVirtual().name("outbox-close-acks").start(() -> writeHeld(true));
+    try {
+      writer.join(Duration.ofSeconds(3));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private void sweepSafely() {
@@ -202,17 +260,57 @@ public final class Outbox implements AutoCloseable {
     }
   }
 
-  /** Removes acknowledged events with as few writes as possible (one, unless other events arrived meanwhile). */
-  private void acknowledge(Object documentId, List<String> eventIds) {
+  /** Keeps the removal of acknowledged events until the document's next change or its due time, merged per document. */
+  private void hold(Object documentId, HeldAck ack) {
+    held.merge(documentId, ack, HeldAck::plus);
+  }
+
+  /** Writes the held removals that are due (all of them when closing), as bulks of guarded updates. */
+  private synchronized void writeHeld(boolean all) {
+    long now = System.nanoTime();
+    List<Map.Entry<Object, HeldAck>> due = new ArrayList<>();
+    for (Map.Entry<Object, HeldAck> entry : held.entrySet()) {
+      if ((all || entry.getValue().dueNanos() - now <= 0) && held.remove(entry.getKey(), entry.getValue())) {
+        due.add(entry);
+      }
+    }
+    for (int from = 0; from < due.size(); from += ACK_BULK) {
+      List<Map.Entry<Object, HeldAck>> bulk = due.subList(from, Math.min(due.size(), from + ACK_BULK));
+      try {
+        acknowledge(bulk);
+      } catch (RuntimeException e) {
+        log.warn("removing acknowledged events of {} documents of {} failed, the sweeper will republish them: {}",
+            bulk.size(), collection.getNamespace(), e.toString());
+      } finally {
+        bulk.forEach(entry -> entry.getValue().eventIds().forEach(inFlight::remove));
+      }
+    }
+  }
+
+  /**
+   * Removes acknowledged events with as few writes as possible: one guarded update per document, all in one bulk;
+   * only documents whose outbox holds other events as well get the fallback (rare).
+   */
+  private void acknowledge(List<Map.Entry<Object, HeldAck>> acks) {
     Bson clearAll = Updates.combine(Updates.unset(EVENTS), Updates.unset(PENDING_SINCE));
-    UpdateResult exact = collection.updateOne(Filters.and(Filters.eq(ID, documentId),
-        Filters.size(EVENTS, eventIds.size()), Filters.all(EVENTS + ".eventId", eventIds)), clearAll);
-    if (exact.getMatchedCount() > 0) {
+    List<UpdateOneModel<Document>> exact = acks.stream().map(ack -> new UpdateOneModel<Document>(
+        Filters.and(Filters.eq(ID, ack.getKey()), Filters.size(EVENTS, ack.getValue().eventIds().size()),
+            Filters.all(EVENTS + ".eventId", ack.getValue().eventIds())), clearAll)).toList();
+    BulkWriteResult result = collection.bulkWrite(exact, new BulkWriteOptions().ordered(false));
+    if (result.getMatchedCount() == acks.size()) {
       return;
     }
-    collection.updateOne(Filters.eq(ID, documentId),
-        new Document("$pull", new Document(EVENTS, new Document("eventId", new Document("$in", eventIds)))));
-    collection.updateOne(Filters.and(Filters.eq(ID, documentId), Filters.size(EVENTS, 0)), clearAll);
+    List<Object> ids = acks.stream().map(Map.Entry::getKey).toList();
+    List<String> eventIds = acks.stream().flatMap(ack -> ack.getValue().eventIds().stream()).toList();
+    List<Object> others = collection.find(Filters.and(Filters.in(ID, ids), Filters.in(EVENTS + ".eventId", eventIds)))
+        .projection(Projections.include(ID)).map(d -> d.get(ID)).into(new ArrayList<>());
+    for (Map.Entry<Object, HeldAck> ack : acks) {
+      if (others.contains(ack.getKey())) {
+        collection.updateOne(Filters.eq(ID, ack.getKey()), new Document("$pull",
+            new Document(EVENTS, new Document("eventId", new Document("$in", ack.getValue().eventIds())))));
+        collection.updateOne(Filters.and(Filters.eq(ID, ack.getKey()), Filters.size(EVENTS, 0)), clearAll);
+      }
+    }
   }
 
   private void run(Runnable task) {
@@ -257,20 +355,28 @@ public final class Outbox implements AutoCloseable {
     }
 
     private void finish() {
-      try {
-        List<String> ids;
-        synchronized (acknowledged) {
-          ids = List.copyOf(acknowledged);
-        }
-        if (!ids.isEmpty()) {
-          acknowledge(documentId, ids);
-        }
-      } catch (RuntimeException e) {
-        log.warn("removing acknowledged events of {} failed, the sweeper will republish them: {}", documentId,
-            e.toString());
-      } finally {
-        events.forEach(e -> inFlight.remove(e.eventId()));
+      List<String> ids;
+      synchronized (acknowledged) {
+        ids = List.copyOf(acknowledged);
       }
+      // events Kafka refused are the sweeper's again at once; acknowledged ones stay in flight until removed
+      events.stream().map(OutboxEvent::eventId).filter(id -> !ids.contains(id)).forEach(inFlight::remove);
+      if (!ids.isEmpty()) {
+        hold(documentId, new HeldAck(ids, System.nanoTime() + settings.ackDelay().toNanos()));
+        if (settings.ackDelay().isZero()) {
+          writeHeld(false);
+        }
+      }
+    }
+  }
+
+  /** Acknowledged events of one document whose removal is held back until {@code dueNanos} (System.nanoTime). */
+  private record HeldAck(List<String> eventIds, long dueNanos) {
+
+    HeldAck plus(HeldAck other) {
+      List<String> ids = new ArrayList<>(eventIds);
+      other.eventIds().stream().filter(id -> !ids.contains(id)).forEach(ids::add);
+      return new HeldAck(List.copyOf(ids), Math.min(dueNanos, other.dueNanos()));
     }
   }
 }

@@ -195,6 +195,90 @@ class OutboxIntegrationTests {
     assertThat(consume(Duration.ofSeconds(2))).extracting(ConsumerRecord::value).containsExactly(event.payload());
   }
 
+  @Test
+  void theNextStateChangeCarriesTheHeldAcknowledgementInTheSameWrite() {
+    try (Outbox holding = new Outbox(collection, producer,
+        new OutboxSettings(Duration.ofSeconds(60), Duration.ofSeconds(120), 100, Duration.ofSeconds(30)),
+        Clock.systemUTC())) {
+      OutboxEvent accepted = event("h-1");
+      holding.insert(new Document("_id", "h-1").append("status", "PENDING"), List.of(accepted));
+      assertThat(consume(Duration.ofSeconds(1))).extracting(ConsumerRecord::value).containsExactly(accepted.payload());
+      // Kafka acknowledged it, but its removal waits for the next change (30 s at most)
+      assertThat(collection.find(Filters.eq("_id", "h-1")).first().getList(Outbox.EVENTS, Document.class))
+          .extracting(d -> d.getString("eventId")).containsExactly(accepted.eventId());
+
+      OutboxEvent succeeded = event("h-1");
+      Document after = holding.update("h-1", Filters.eq("status", "PENDING"), Updates.set("status", "SUCCESS"),
+          List.of(succeeded));
+
+      // one write: the new state, and the outbox holding only the new event
+      assertThat(after).containsEntry("status", "SUCCESS");
+      assertThat(after.getList(Outbox.EVENTS, Document.class)).extracting(d -> d.getString("eventId"))
+          .containsExactly(succeeded.eventId());
+      assertThat(consume(Duration.ofSeconds(1))).extracting(ConsumerRecord::value)
+          .containsExactly(accepted.payload(), succeeded.payload());
+    }
+    // closing writes what is still held (it waits a few seconds for it, then lets it finish in the background)
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
+        collection.find(Filters.eq("_id", "h-1")).first())
+        .containsEntry("status", "SUCCESS").doesNotContainKeys(Outbox.EVENTS, Outbox.PENDING_SINCE));
+  }
+
+  @Test
+  void aHeldAcknowledgementIsWrittenOnItsOwnWhenNoChangeComesInTime() {
+    try (Outbox holding = new Outbox(collection, producer,
+        new OutboxSettings(Duration.ofSeconds(60), Duration.ofSeconds(120), 100, Duration.ofMillis(500)),
+        Clock.systemUTC())) {
+      for (int i = 0; i < 20; i++) {
+        holding.insert(new Document("_id", "h-2-" + i), List.of(event("h-2-" + i)));
+      }
+      await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
+          collection.countDocuments(Filters.exists(Outbox.EVENTS))).isZero());
+      assertThat(collection.countDocuments(Filters.exists(Outbox.PENDING_SINCE))).isZero();
+    }
+  }
+
+  @Test
+  void aStateChangeThatDoesNotMatchWritesNothingAndKeepsTheAcknowledgementHeld() {
+    try (Outbox holding = new Outbox(collection, producer,
+        new OutboxSettings(Duration.ofSeconds(60), Duration.ofSeconds(120), 100, Duration.ofSeconds(30)),
+        Clock.systemUTC())) {
+      OutboxEvent accepted = event("h-3");
+      holding.insert(new Document("_id", "h-3").append("status", "SUCCESS"), List.of(accepted));
+      consume(Duration.ofSeconds(1));
+
+      assertThat(holding.update("h-3", Filters.eq("status", "PENDING"), Updates.set("status", "FAILED"),
+          List.of(event("h-3")))).isNull();
+
+      Document stored = collection.find(Filters.eq("_id", "h-3")).first();
+      assertThat(stored).containsEntry("status", "SUCCESS");
+      assertThat(stored.getList(Outbox.EVENTS, Document.class)).extracting(d -> d.getString("eventId"))
+          .containsExactly(accepted.eventId());
+      assertThat(consume(Duration.ofSeconds(1))).extracting(ConsumerRecord::value).containsExactly(accepted.payload());
+    }
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
+        collection.find(Filters.eq("_id", "h-3")).first()).doesNotContainKeys(Outbox.EVENTS, Outbox.PENDING_SINCE));
+  }
+
+  @Test
+  void aChangeWrittenWithoutTheIdFallsBackToRemovingOnlyTheAcknowledgedEvents() {
+    try (Outbox holding = new Outbox(collection, producer,
+        new OutboxSettings(Duration.ofSeconds(60), Duration.ofSeconds(120), 100, Duration.ofMillis(800)),
+        Clock.systemUTC())) {
+      OutboxEvent first = event("h-4");
+      holding.insert(new Document("_id", "h-4").append("status", "PENDING"), List.of(first));
+      consume(Duration.ofSeconds(1));
+      // the plain update appends to the outbox while the first event's removal is held
+      OutboxEvent second = event("h-4");
+      holding.update(Filters.eq("_id", "h-4"), Updates.set("status", "SUCCESS"), List.of(second));
+
+      await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
+          collection.find(Filters.eq("_id", "h-4")).first()).doesNotContainKeys(Outbox.EVENTS, Outbox.PENDING_SINCE));
+      assertThat(consume(Duration.ofSeconds(1))).extracting(ConsumerRecord::value)
+          .containsExactly(first.payload(), second.payload());
+    }
+  }
+
   private OutboxEvent event(String key) {
     return OutboxEvent.of(topic, key, EventEnvelope.create("test.happened", "org-1", Map.of("key", key)), JSON);
   }

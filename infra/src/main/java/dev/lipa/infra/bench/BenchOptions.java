@@ -29,7 +29,8 @@ record BenchOptions(
         --steps 250,500,1000,2000,3000   arrival rates (STK pushes per second), one step each
         --step-seconds 30                length of each step
         --warmup-rate 500                rate of the warm-up before the steps (the JIT needs about a minute)
-        --warmup-seconds 60              length of the warm-up (0 for none)
+        --warmup-seconds 120             length of the warm-up (0 for none); every service JIT-compiles its
+                                         hot path on the same 2 cores, which takes minutes, not seconds
         --reference-steps <rates>        rates for the reference pipeline (default: the same steps)
         --reference-warmup-seconds 30    warm-up of the reference pipeline at the warm-up rate
         --no-reference                   skip the reference pipeline
@@ -54,7 +55,7 @@ record BenchOptions(
     List<Double> referenceSteps = null;
     double stepSeconds = 30;
     double warmupRate = 500;
-    double warmupSeconds = 60;
+    double warmupSeconds = 120;
     double referenceWarmupSeconds = 30;
     boolean reference = true;
     double graceSeconds = 60;

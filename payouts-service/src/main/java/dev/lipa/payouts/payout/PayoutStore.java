@@ -164,7 +164,8 @@ public class PayoutStore implements ReservationOwners {
         Updates.set("transactionReceipt", result.transactionReceipt()),
         Updates.set("receiverName", result.receiverName()),
         Updates.set("callbackId", result.callbackId().toString()));
-    return outbox.update(expected, changes, outboxEvents.toOutbox(payout.events())) != null;
+    return outbox.update(payout.requestId().toString(), expected, changes, outboxEvents.toOutbox(payout.events()))
+        != null;
   }
 
   /** PENDING payouts of every organisation created before the cut-off, oldest first (the overdue sweep's list). */
