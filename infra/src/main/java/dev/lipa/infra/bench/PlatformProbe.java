@@ -153,6 +153,15 @@ final class PlatformProbe implements AutoCloseable {
     return "unknown (no start line in " + log + ")";
   }
 
+  /** Drops a database of the store (the bench's own scratch data only). */
+  void dropDatabase(String name) {
+    try {
+      mongo.getDatabase(name).drop();
+    } catch (RuntimeException e) {
+      System.err.println("bench: could not drop " + name + ": " + e.getMessage());
+    }
+  }
+
   @Override
   public void close() {
     mongo.close();
