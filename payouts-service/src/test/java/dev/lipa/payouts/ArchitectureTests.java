@@ -24,7 +24,7 @@ class ArchitectureTests {
   @Test
   void aggregatesAndStoresUseNeitherTheWebNorKafka() {
     noClasses().that().resideInAnyPackage("dev.lipa.payouts.payout", "dev.lipa.payouts.deallocation",
-            "dev.lipa.payouts.money", "dev.lipa.payouts.phone")
+            "dev.lipa.payouts.money")
         .should().dependOnClassesThat().resideInAnyPackage("org.springframework.web..", "org.apache.kafka..",
             "jakarta.servlet..")
         .check(CLASSES);

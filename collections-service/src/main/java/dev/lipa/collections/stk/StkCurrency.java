@@ -1,5 +1,6 @@
 package dev.lipa.collections.stk;
 
+import dev.lipa.common.phone.MobileCountry;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -8,21 +9,21 @@ import java.util.stream.Collectors;
 public enum StkCurrency {
 
   /** Kenya (M-Pesa): accountReference is required and shown to the customer in the prompt. */
-  KSH(StkCountry.KENYA),
+  KSH(MobileCountry.KENYA),
   /** Tanzania: the channel (Tigo or Airtel C2B) is required and must reach the number. */
-  TZS(StkCountry.TANZANIA),
+  TZS(MobileCountry.TANZANIA),
   /** Uganda: narration and customerName are required. */
-  UGX(StkCountry.UGANDA);
+  UGX(MobileCountry.UGANDA);
 
   public static final StkCurrency DEFAULT = KSH;
 
-  private final StkCountry country;
+  private final MobileCountry country;
 
-  StkCurrency(StkCountry country) {
+  StkCurrency(MobileCountry country) {
     this.country = country;
   }
 
-  public StkCountry country() {
+  public MobileCountry country() {
     return country;
   }
 

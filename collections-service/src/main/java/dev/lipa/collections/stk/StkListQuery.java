@@ -1,5 +1,6 @@
 package dev.lipa.collections.stk;
 
+import dev.lipa.common.phone.MobileNumber;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -1,6 +1,8 @@
 package dev.lipa.collections.stk;
 
 import dev.lipa.common.json.JsonFields;
+import dev.lipa.common.phone.MobileCountry;
+import dev.lipa.common.phone.MobileNumber;
 import dev.lipa.common.web.FieldErrors;
 import java.math.BigDecimal;
 import java.net.URI;
@@ -128,7 +130,7 @@ public record StkPushRequest(
   }
 
   private static MobileNumber phoneNumber(String text, StkCurrency currency, FieldErrors errors) {
-    StkCountry country = currency.country();
+    MobileCountry country = currency.country();
     MobileNumber phone = MobileNumber.parse(text, country).orElse(null);
     if (phone == null) {
       String expected = "phoneNumber must be a " + country.adjective() + " mobile number";

@@ -1,5 +1,7 @@
 package dev.lipa.collections.stk;
 
+import dev.lipa.common.phone.MobileCountry;
+import dev.lipa.common.phone.MobileNumber;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
@@ -57,7 +59,7 @@ public enum TzChannel {
   }
 
   boolean reaches(MobileNumber number) {
-    return number.country() == StkCountry.TANZANIA && prefixes.contains(number.networkPrefix());
+    return number.country() == MobileCountry.TANZANIA && prefixes.contains(number.networkPrefix());
   }
 
   /** The network a Tanzanian number's prefix names, for a refusal. */

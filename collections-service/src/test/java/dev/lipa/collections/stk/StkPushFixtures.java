@@ -1,5 +1,7 @@
 package dev.lipa.collections.stk;
 
+import dev.lipa.common.phone.MobileCountry;
+import dev.lipa.common.phone.MobileNumber;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.UUID;
@@ -15,7 +17,7 @@ final class StkPushFixtures {
   }
 
   static StkPushRequest aRequest() {
-    return new StkPushRequest("Order 42", MobileNumber.parse("0712345678", StkCountry.KENYA).orElseThrow(),
+    return new StkPushRequest("Order 42", MobileNumber.parse("0712345678", MobileCountry.KENYA).orElseThrow(),
         new BigDecimal("10"), "INV42", "https://merchant.example/cb", StkCurrency.KSH, "ref-1");
   }
 

@@ -3,6 +3,8 @@ package dev.lipa.collections.stk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Named.named;
 
+import dev.lipa.common.phone.MobileCountry;
+import dev.lipa.common.phone.MobileNumber;
 import dev.lipa.common.web.ValidationException;
 import java.util.List;
 import java.util.Map;
@@ -69,7 +71,7 @@ class StkPushRequestCountryTests {
 
       assertThat(request.currency()).isEqualTo(StkCurrency.TZS);
       assertThat(request.channel()).isEqualTo(TzChannel.TIGO);
-      assertThat(request.phoneNumber()).isEqualTo(new MobileNumber("255712345678", StkCountry.TANZANIA));
+      assertThat(request.phoneNumber()).isEqualTo(new MobileNumber("255712345678", MobileCountry.TANZANIA));
       assertThat(request.accountReference()).isNull();
       assertThat(request.narration()).isNull();
     }
@@ -237,7 +239,7 @@ class StkPushRequestCountryTests {
     @Test
     void readsALocalNumberAsKenyanForKsh() {
       assertThat(StkPushRequest.from(kenyan().put("phoneNumber", "0712345678")).phoneNumber().country())
-          .isEqualTo(StkCountry.KENYA);
+          .isEqualTo(MobileCountry.KENYA);
     }
   }
 }

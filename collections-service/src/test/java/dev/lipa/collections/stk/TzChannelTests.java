@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.i18n.phonenumbers.PhoneNumberToCarrierMapper;
 import com.google.i18n.phonenumbers.PhoneNumberUtil;
 import com.google.i18n.phonenumbers.Phonenumber.PhoneNumber;
+import dev.lipa.common.phone.MobileCountry;
+import dev.lipa.common.phone.MobileNumber;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -26,7 +28,7 @@ class TzChannelTests {
         continue;
       }
       String carrier = CARRIERS.getNameForNumber(number, Locale.ENGLISH);
-      MobileNumber mobile = new MobileNumber("255" + prefix + "2345678", StkCountry.TANZANIA);
+      MobileNumber mobile = new MobileNumber("255" + prefix + "2345678", MobileCountry.TANZANIA);
       for (TzChannel channel : TzChannel.values()) {
         assertThat(channel.reaches(mobile)).as("%s on %s (carrier data: %s)", mobile, channel, carrier)
             .isEqualTo(CARRIER_NAMES.get(channel).equals(carrier));
@@ -38,14 +40,14 @@ class TzChannelTests {
   void everyPrefixOfTheTableIsAValidTanzanianMobileRange() {
     for (TzChannel channel : TzChannel.values()) {
       for (String prefix : channel.prefixes()) {
-        assertThat(MobileNumber.parse("0" + prefix + "2345678", StkCountry.TANZANIA)).as(prefix).isPresent();
+        assertThat(MobileNumber.parse("0" + prefix + "2345678", MobileCountry.TANZANIA)).as(prefix).isPresent();
       }
     }
   }
 
   @Test
   void namesTheNetworkOfANumberOutsideBothChannels() {
-    assertThat(TzChannel.networkOf(new MobileNumber("255752345678", StkCountry.TANZANIA))).isEqualTo("Vodacom");
-    assertThat(TzChannel.networkOf(new MobileNumber("255682345678", StkCountry.TANZANIA))).isEqualTo("Airtel");
+    assertThat(TzChannel.networkOf(new MobileNumber("255752345678", MobileCountry.TANZANIA))).isEqualTo("Vodacom");
+    assertThat(TzChannel.networkOf(new MobileNumber("255682345678", MobileCountry.TANZANIA))).isEqualTo("Airtel");
   }
 }

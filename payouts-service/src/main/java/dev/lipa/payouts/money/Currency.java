@@ -1,6 +1,6 @@
 package dev.lipa.payouts.money;
 
-import dev.lipa.payouts.phone.Country;
+import dev.lipa.common.phone.MobileCountry;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -11,19 +11,19 @@ import java.util.stream.Collectors;
  */
 public enum Currency {
 
-  KSH(Country.KENYA),
-  TZS(Country.TANZANIA),
-  UGX(Country.UGANDA);
+  KSH(MobileCountry.KENYA),
+  TZS(MobileCountry.TANZANIA),
+  UGX(MobileCountry.UGANDA);
 
   public static final Currency DEFAULT = KSH;
 
-  private final Country country;
+  private final MobileCountry country;
 
-  Currency(Country country) {
+  Currency(MobileCountry country) {
     this.country = country;
   }
 
-  public Country country() {
+  public MobileCountry country() {
     return country;
   }
 

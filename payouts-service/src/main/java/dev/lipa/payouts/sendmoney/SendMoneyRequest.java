@@ -1,13 +1,13 @@
 package dev.lipa.payouts.sendmoney;
 
 import dev.lipa.common.json.JsonFields;
+import dev.lipa.common.phone.MobileCountry;
+import dev.lipa.common.phone.MobileNumber;
 import dev.lipa.common.web.FieldErrors;
 import dev.lipa.payouts.money.Currency;
 import dev.lipa.payouts.payout.PayoutKind;
 import dev.lipa.payouts.payout.PayoutRequest;
 import dev.lipa.payouts.payout.RequestRules;
-import dev.lipa.payouts.phone.Country;
-import dev.lipa.payouts.phone.MobileNumber;
 import java.math.BigDecimal;
 import tools.jackson.databind.JsonNode;
 
@@ -44,7 +44,7 @@ public final class SendMoneyRequest {
     String phoneText = fields.text("phoneNumber", true, 0);
     MobileNumber phone = null;
     if (phoneText != null && currency != null) {
-      Country country = currency.country();
+      MobileCountry country = currency.country();
       String code = currency.name();
       phone = MobileNumber.parse(phoneText, country).orElse(null);
       if (phone == null) {

@@ -1,7 +1,7 @@
 package dev.lipa.payouts.sendmoney;
 
-import dev.lipa.payouts.phone.Country;
-import dev.lipa.payouts.phone.MobileNumber;
+import dev.lipa.common.phone.MobileCountry;
+import dev.lipa.common.phone.MobileNumber;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.Set;
@@ -41,7 +41,7 @@ public enum TzServiceCode {
   }
 
   boolean reaches(MobileNumber number) {
-    return number.country() == Country.TANZANIA && prefixes.contains(number.networkPrefix());
+    return number.country() == MobileCountry.TANZANIA && prefixes.contains(number.networkPrefix());
   }
 
   String describe() {

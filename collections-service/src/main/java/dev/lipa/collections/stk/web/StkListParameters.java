@@ -1,9 +1,9 @@
 package dev.lipa.collections.stk.web;
 
-import dev.lipa.collections.stk.MobileNumber;
 import dev.lipa.collections.stk.StkCurrency;
 import dev.lipa.collections.stk.StkListQuery;
 import dev.lipa.collections.stk.StkStatus;
+import dev.lipa.common.phone.MobileNumber;
 import dev.lipa.common.web.FieldErrors;
 import java.time.Instant;
 import java.time.LocalDate;

@@ -1,12 +1,14 @@
-package dev.lipa.payouts.phone;
+package dev.lipa.common.phone;
 
 import java.util.regex.Pattern;
 
 /**
- * The countries payouts reach, with the phone number forms merchants may send for each. The form check keeps out
- * spellings we do not document; libphonenumber then decides that a number really is a mobile number of the country.
+ * The countries our mobile-money rails reach (STK pushes and payouts alike), with the phone number forms merchants may
+ * send for each. The form check keeps out
+ * spellings we do not document (spaces, 00-prefixes, numbers without the leading 0); libphonenumber then decides that
+ * a number really is a mobile number of the country by its numbering plan.
  */
-public enum Country {
+public enum MobileCountry {
 
   KENYA("KE", 254, "Kenyan", "(?:0|\\+?254)[17]\\d{8}", "254[17]\\d{8}",
       "07XXXXXXXX, 01XXXXXXXX, 2547XXXXXXXX, 2541XXXXXXXX, +2547XXXXXXXX or +2541XXXXXXXX"),
@@ -22,7 +24,8 @@ public enum Country {
   private final Pattern normalised;
   private final String forms;
 
-  Country(String region, int countryCode, String adjective, String acceptedForms, String normalised, String forms) {
+  MobileCountry(String region, int countryCode, String adjective, String acceptedForms, String normalised,
+      String forms) {
     this.region = region;
     this.countryCode = countryCode;
     this.adjective = adjective;
