@@ -37,6 +37,11 @@ public class Ledger implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Ledger.class);
   private static final int REPAIR_BATCH = 200;
+  /**
+   * Tries per movement or group: opening the account takes one, and each time the account changes between a guarded
+   * update that matched nothing and the read that explains it takes another (a race, rare and short).
+   */
+  private static final int ATTEMPTS = 5;
 
   private final LedgerStore store;
   private final ObjectProvider<ReservationOwners> owners;
@@ -120,18 +125,23 @@ public class Ledger implements AutoCloseable {
     BigDecimal sum = group.stream().map(Movement::amount).reduce(BigDecimal.ZERO, BigDecimal::add);
     // one credit alone takes the single-movement path: the same statements, and a repeat is told apart for free
     if (group.size() > 1 && LedgerStore.storable(sum)) {
-      LedgerStore.Outcome outcome = store.applyAll(group, now());
-      if (outcome == LedgerStore.Outcome.NO_ACCOUNT) {
-        open(group.getFirst().organisationId(), group.getFirst().currency());
-        outcome = store.applyAll(group, now());
+      for (int attempt = 1; ; attempt++) {
+        LedgerStore.Outcome outcome = store.applyAll(group, now());
+        if (outcome == LedgerStore.Outcome.APPLIED) {
+          return group;
+        }
+        if (outcome == LedgerStore.Outcome.DUPLICATE) {
+          break; // some were applied before (a redelivery); one at a time refuses exactly those
+        }
+        if (attempt == ATTEMPTS) {
+          throw new IllegalStateException("account " + group.getFirst().accountId() + " kept changing (" + outcome
+              + ") while " + group.size() + " credits were applied; nothing was applied");
+        }
+        if (outcome == LedgerStore.Outcome.NO_ACCOUNT) {
+          open(group.getFirst().organisationId(), group.getFirst().currency());
+        }
+        // CHANGED, or opened just now: try again
       }
-      if (outcome == LedgerStore.Outcome.APPLIED) {
-        return group;
-      }
-      if (outcome == LedgerStore.Outcome.NO_ACCOUNT) {
-        throw new IllegalStateException("account " + group.getFirst().accountId() + " could not be opened");
-      }
-      // DUPLICATE: some were applied before (a redelivery); one at a time refuses exactly those
     }
     // the journal was checked for the whole group just now
     return group.stream().filter(credit -> apply(credit, false)).toList();
@@ -189,7 +199,7 @@ public class Ledger implements AutoCloseable {
     if (checkJournal && store.journalHas(movement)) {
       return false;
     }
-    for (int attempt = 0; attempt < 2; attempt++) {
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       switch (store.apply(movement, now())) {
         case APPLIED:
           return true;
@@ -207,11 +217,14 @@ public class Ledger implements AutoCloseable {
                 balance(movement.organisationId(), movement.currency()).available());
           }
           return false;
+        case CHANGED:
+          continue; // the account changed between the update and the read that explains it: nothing was applied
         default:
           throw new IllegalStateException();
       }
     }
-    throw new IllegalStateException("account " + movement.accountId() + " could not be opened");
+    throw new IllegalStateException("account " + movement.accountId() + " kept changing while " + movement.id()
+        + " was applied; nothing was applied");
   }
 
   private void open(String organisationId, Currency currency) {

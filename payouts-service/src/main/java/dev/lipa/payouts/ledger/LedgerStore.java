@@ -107,7 +107,12 @@ public class LedgerStore {
     /** The guard refused it: available does not cover it, or the hold to settle or release is gone. */
     REFUSED,
     /** The account does not exist yet. */
-    NO_ACCOUNT
+    NO_ACCOUNT,
+    /**
+     * The update matched nothing, yet the account read right after explains no refusal: it changed between the two
+     * statements (another writer opened it, or freed what the guard needed). Nothing was applied; try again.
+     */
+    CHANGED
   }
 
   private final MongoCollection<Document> accounts;
@@ -165,21 +170,40 @@ public class LedgerStore {
       copyPending(after);
       return Outcome.APPLIED;
     }
+    // the update matched nothing: say why from the account as it is now, never by elimination (an account another
+    // writer opened between the two statements would otherwise read as a refusal, and a credit would be dropped)
     Document account = accounts.find(Filters.eq(ID, movement.accountId())).first();
     if (account == null) {
       return Outcome.NO_ACCOUNT;
     }
-    boolean recent = account.getList(RECENT_IDS, String.class, List.of()).contains(id);
-    boolean pending = account.getList(PENDING, Document.class, List.of()).stream()
-        .anyMatch(e -> id.equals(e.getString(ID)));
-    return recent || pending ? Outcome.DUPLICATE : Outcome.REFUSED;
+    if (appliedIn(account, List.of(id))) {
+      return Outcome.DUPLICATE;
+    }
+    List<Document> holds = account.getList(HOLDS, Document.class, List.of());
+    boolean held = holds.stream().anyMatch(h -> movement.requestId().equals(h.getString(REQUEST_ID)));
+    if (kind == MovementKind.RESERVE && held) {
+      return Outcome.DUPLICATE; // reserved before, its id since pushed out of the recent window
+    }
+    boolean refused = switch (kind.guard()) {
+      case AVAILABLE_COVERS -> decimal(account.get(AVAILABLE)).compareTo(movement.amount()) < 0;
+      case HOLD_EXISTS -> !held;
+      case NONE -> false;
+    };
+    return refused ? Outcome.REFUSED : Outcome.CHANGED;
+  }
+
+  /** Whether any of these movement ids is among the account's recent ids or its pending entries. */
+  private static boolean appliedIn(Document account, Collection<String> ids) {
+    return account.getList(RECENT_IDS, String.class, List.of()).stream().anyMatch(ids::contains)
+        || account.getList(PENDING, Document.class, List.of()).stream().anyMatch(e -> ids.contains(e.getString(ID)));
   }
 
   /**
    * Applies movements of one account together in one guarded update (see the class comment): all of them or none.
    * They must be of one account, have distinct ids, and be of kinds that only add to available with no guard but
    * "not applied yet" ({@link #batchable}). {@link Outcome#DUPLICATE} means at least one of them was applied before
-   * (none is applied now); {@link Outcome#NO_ACCOUNT} that the account does not exist yet.
+   * (none is applied now); {@link Outcome#NO_ACCOUNT} that the account does not exist yet; {@link Outcome#CHANGED}
+   * that the account changed in between (none is applied; try again).
    */
   Outcome applyAll(List<Movement> movements, Instant now) {
     if (movements.isEmpty()) {
@@ -215,8 +239,12 @@ public class LedgerStore {
       copyPending(after);
       return Outcome.APPLIED;
     }
-    boolean exists = accounts.find(Filters.eq(ID, accountId)).projection(Projections.include(ID)).first() != null;
-    return exists ? Outcome.DUPLICATE : Outcome.NO_ACCOUNT;
+    Document account = accounts.find(Filters.eq(ID, accountId))
+        .projection(Projections.include(RECENT_IDS, PENDING + "." + ID)).first();
+    if (account == null) {
+      return Outcome.NO_ACCOUNT;
+    }
+    return appliedIn(account, new HashSet<>(ids)) ? Outcome.DUPLICATE : Outcome.CHANGED;
   }
 
   /** Whether movements of this kind can be applied together by {@link #applyAll}. */

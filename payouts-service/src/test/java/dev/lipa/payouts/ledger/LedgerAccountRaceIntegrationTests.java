@@ -1,0 +1,141 @@
+package dev.lipa.payouts.ledger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.event.CommandListener;
+import com.mongodb.event.CommandSucceededEvent;
+import dev.lipa.common.testsupport.SharedInfra;
+import dev.lipa.payouts.PayoutsIntegrationTest;
+import dev.lipa.payouts.PayoutsProperties;
+import dev.lipa.payouts.money.Currency;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import org.bson.BsonValue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+
+/**
+ * A guarded update that matches nothing is explained by reading the account afterwards; these tests put another
+ * writer between the two statements, deterministically: a command listener on a second client opens the account
+ * (as the balance endpoint or another credit would) the moment the update returns "no match", before the read.
+ * Found by CI: a credit whose account was opened in that gap was judged "refused" and silently dropped.
+ */
+class LedgerAccountRaceIntegrationTests extends PayoutsIntegrationTest {
+
+  @Autowired
+  LedgerStore store;
+
+  @Autowired
+  PayoutsProperties properties;
+
+  @Autowired
+  ObjectProvider<ReservationOwners> owners;
+
+  @Value("${spring.mongodb.database}")
+  String databaseName;
+
+  /** The account to open as soon as an update on it comes back without a match; null when disarmed. */
+  private final AtomicReference<String> openOnMiss = new AtomicReference<>();
+  private MongoClient racingClient;
+  private LedgerStore racingStore;
+  private Ledger racingLedger;
+
+  @BeforeEach
+  void racingLedger() {
+    CommandListener opener = new CommandListener() {
+      @Override
+      public void commandSucceeded(CommandSucceededEvent event) {
+        BsonValue value = event.getResponse().get("value");
+        String organisationId = openOnMiss.get();
+        if (event.getCommandName().equals("findAndModify") && value != null && value.isNull()
+            && organisationId != null && openOnMiss.compareAndSet(organisationId, null)) {
+          // the application's own store, on its own client: the other writer
+          store.open(organisationId, Currency.KSH, new BigDecimal("1000"), Instant.now());
+        }
+      }
+    };
+    racingClient = MongoClients.create(MongoClientSettings.builder()
+        .applyConnectionString(new ConnectionString(SharedInfra.mongoUri())).addCommandListener(opener).build());
+    racingStore = new LedgerStore(racingClient.getDatabase(databaseName));
+    racingLedger = new Ledger(racingStore, owners, properties, Clock.systemUTC());
+  }
+
+  @AfterEach
+  void close() {
+    racingLedger.close();
+    racingClient.close();
+  }
+
+  @Test
+  void aCreditWhoseAccountIsOpenedBetweenItsUpdateAndTheReadIsAppliedNotDropped() {
+    String org = newOrganisation();
+    openOnMiss.set(org);
+
+    assertThat(racingLedger.creditAll(List.of(credit(org, "250")))).hasSize(1);
+
+    assertThat(openOnMiss.get()).as("the race was staged").isNull();
+    assertThat(racingLedger.balance(org, Currency.KSH).available()).isEqualByComparingTo("1250");
+    assertThat(store.entries(org, Currency.KSH)).hasSize(2);
+  }
+
+  @Test
+  void theStoreCallsThatMissChangedNotRefusedNorDuplicate() {
+    String org = newOrganisation();
+    openOnMiss.set(org);
+
+    assertThat(racingStore.apply(credit(org, "5"), Instant.now())).isEqualTo(LedgerStore.Outcome.CHANGED);
+
+    String other = newOrganisation();
+    openOnMiss.set(other);
+    assertThat(racingStore.applyAll(List.of(credit(other, "1"), credit(other, "2")), Instant.now()))
+        .isEqualTo(LedgerStore.Outcome.CHANGED);
+    // nothing was applied by either: both accounts hold their opening float only
+    assertThat(racingLedger.balance(org, Currency.KSH).available()).isEqualByComparingTo("1000");
+    assertThat(racingLedger.balance(other, Currency.KSH).available()).isEqualByComparingTo("1000");
+  }
+
+  @Test
+  void aGroupOfCreditsWhoseAccountIsOpenedInTheGapIsAppliedAsAGroup() {
+    String org = newOrganisation();
+    openOnMiss.set(org);
+
+    assertThat(racingLedger.creditAll(List.of(credit(org, "1.50"), credit(org, "2.25"), credit(org, "3"))))
+        .hasSize(3);
+
+    assertThat(racingLedger.balance(org, Currency.KSH).available()).isEqualByComparingTo("1006.75");
+    assertThat(store.entries(org, Currency.KSH)).hasSize(4);
+  }
+
+  @Test
+  void aReservationMissedOnlyForItsHoldIsADuplicateAndASettlementWithoutAHoldIsRefused() {
+    String org = newOrganisation();
+    UUID requestId = UUID.randomUUID();
+    racingLedger.reserve(org, Currency.KSH, requestId, new BigDecimal("100"));
+    // as if the reservation's id had left the recent window: the hold alone shows it was applied
+    database.getCollection(LedgerStore.ACCOUNTS).updateOne(new org.bson.Document("_id", org + ":KSH"),
+        new org.bson.Document("$set", new org.bson.Document("recent", List.of())));
+
+    assertThat(racingStore.apply(new Movement(org, Currency.KSH, MovementKind.RESERVE, requestId.toString(),
+        new BigDecimal("100")), Instant.now())).isEqualTo(LedgerStore.Outcome.DUPLICATE);
+    assertThat(racingStore.apply(new Movement(org, Currency.KSH, MovementKind.SETTLE, UUID.randomUUID().toString(),
+        new BigDecimal("100")), Instant.now())).isEqualTo(LedgerStore.Outcome.REFUSED);
+    assertThat(racingLedger.balance(org, Currency.KSH).reserved()).isEqualByComparingTo("100");
+  }
+
+  private static Movement credit(String org, String amount) {
+    return new Movement(org, Currency.KSH, MovementKind.CREDIT, "stk.succeeded:" + UUID.randomUUID(),
+        new BigDecimal(amount));
+  }
+}
