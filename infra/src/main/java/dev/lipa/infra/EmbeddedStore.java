@@ -3,7 +3,7 @@ package dev.lipa.infra;
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import dev.lipa.infra.bench.CountingStoreBackend;
-import dev.lipa.infra.store.StoreBackends;
+import dev.lipa.store.StoreBackends;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;

@@ -1,12 +1,14 @@
 package dev.lipa.common.testsupport;
 
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import dev.lipa.store.StoreBackends;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
- * One real Kafka broker (KRaft, in-process) and one real MongoDB wire-protocol server (mongo-java-server, memory
- * backend) per test JVM, shared by every integration test of a module. Started on first use, stopped at JVM exit.
+ * One real Kafka broker (KRaft, in-process) and one real MongoDB wire-protocol server per test JVM, shared by every
+ * integration test of a module. Started on first use, stopped at JVM exit. The store is the local platform's own
+ * ({@link StoreBackends#memory()}: mongo-java-server's memory backend with the platform's indexes), so the tests run
+ * every query through the same index code the platform does.
  */
 public final class SharedInfra {
 
@@ -20,7 +22,7 @@ public final class SharedInfra {
   /** The connection string of the shared store. */
   public static synchronized String mongoUri() {
     if (mongo == null) {
-      mongo = new MongoServer(new MemoryBackend());
+      mongo = new MongoServer(StoreBackends.memory());
       mongo.bind("127.0.0.1", 0);
       mongoUri = "mongodb://127.0.0.1:" + mongo.getLocalAddress().getPort();
       Runtime.getRuntime().addShutdownHook(new Thread(mongo::shutdownNow));

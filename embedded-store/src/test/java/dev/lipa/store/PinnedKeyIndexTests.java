@@ -1,4 +1,4 @@
-package dev.lipa.infra.store;
+package dev.lipa.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

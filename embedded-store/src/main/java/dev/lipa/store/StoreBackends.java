@@ -1,4 +1,4 @@
-package dev.lipa.infra.store;
+package dev.lipa.store;
 
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoDatabase;
@@ -16,7 +16,9 @@ import org.h2.mvstore.MVStore;
 /**
  * The embedded store's two backends (memory, and H2 on disk) with every unique index wrapped in a
  * {@link PinnedKeyIndex}, so that lookups by {@code _id} (or another unique key) plus further conditions use the index
- * the way a real MongoDB does instead of scanning the collection.
+ * the way a real MongoDB does instead of scanning the collection, and with the non-unique indexes the services create
+ * kept as {@link SecondaryIndex}es (mongo-java-server itself ignores them), so that the sweeps' queries do not scan
+ * either.
  */
 public final class StoreBackends {
 
@@ -41,6 +43,12 @@ public final class StoreBackends {
             boolean sparse) {
           return new PinnedKeyIndex<>(indexName, super.openOrCreateUniqueIndex(collection, indexName, keys, sparse),
               sparse);
+        }
+
+        @Override
+        protected Index<Integer> openOrCreateSecondaryIndex(String collection, String indexName, List<IndexKey> keys,
+            boolean sparse) {
+          return new SecondaryIndex<>(indexName, keys);
         }
       };
     }
@@ -69,6 +77,12 @@ public final class StoreBackends {
         boolean sparse) {
       return new PinnedKeyIndex<>(indexName, super.openOrCreateUniqueIndex(collection, indexName, keys, sparse),
           sparse);
+    }
+
+    @Override
+    protected Index<Object> openOrCreateSecondaryIndex(String collection, String indexName, List<IndexKey> keys,
+        boolean sparse) {
+      return new SecondaryIndex<>(indexName, keys);
     }
   }
 }

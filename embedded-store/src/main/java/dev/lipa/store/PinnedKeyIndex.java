@@ -1,4 +1,4 @@
-package dev.lipa.infra.store;
+package dev.lipa.store;
 
 import de.bwaldvogel.mongo.MongoCollection;
 import de.bwaldvogel.mongo.bson.Document;
@@ -52,8 +52,7 @@ final class PinnedKeyIndex<P> extends de.bwaldvogel.mongo.backend.Index<P> {
    * {@code Filters.and(...)} as one), at any depth of nested {@code $and}s: each of them must hold.
    */
   private Document narrowed(Document query) {
-    Map<String, Object> conditions = new HashMap<>();
-    collect(query, conditions);
+    Map<String, Object> conditions = conditions(query);
     if (!conditions.keySet().containsAll(keySet())) {
       return null;
     }
@@ -62,6 +61,18 @@ final class PinnedKeyIndex<P> extends de.bwaldvogel.mongo.backend.Index<P> {
       narrowed.put(key, conditions.get(key));
     }
     return index.canHandle(narrowed) ? narrowed : null;
+  }
+
+  /**
+   * The conditions every answer to the query meets, by field: the query's top-level fields and those of the clauses
+   * of a top-level {@code $and} (the MongoDB driver writes {@code Filters.and(...)} as one), at any depth of nested
+   * {@code $and}s. The first condition found on a field wins; any of them alone selects a superset of the answer.
+   * Other operators ({@code $or}, {@code $nor}, {@code $expr}) offer no condition every answer meets and are skipped.
+   */
+  static Map<String, Object> conditions(Document query) {
+    Map<String, Object> conditions = new HashMap<>();
+    collect(query, conditions);
+    return conditions;
   }
 
   private static void collect(Document query, Map<String, Object> conditions) {
