@@ -14,18 +14,28 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Wraps the embedded store's backend to count the write statements it receives, per database, where they happen (not
  * from the services' intentions), and adds them to the {@code serverStatus} answer: MongoDB-style {@code opcounters}
  * (insert/update/delete statements, queries, other commands; as on a real MongoDB, {@code findAndModify} is a command
  * there) and {@code lipaWrites}, one document per database with {@code insert}, {@code update}, {@code delete} and
- * {@code findAndModify}. {@code ./platform bench} reads them before and after a run.
+ * {@code findAndModify}. {@code ./platform bench} reads them before and after a run. It also logs slow commands.
  */
 public final class CountingStoreBackend implements MongoBackend {
 
   private static final List<String> KINDS = List.of("insert", "update", "delete", "findAndModify");
+  private static final Logger log = LoggerFactory.getLogger(CountingStoreBackend.class);
+  /**
+   * Commands that take at least this long (system property {@code lipa.store.slow-command-ms}, 0 turns it off) are
+   * logged with their text, like MongoDB's slow query log. The time includes waiting for the collection's lock, so a
+   * scan shows up both as itself and in the commands it held up.
+   */
+  private static final long SLOW_NANOS = TimeUnit.MILLISECONDS.toNanos(Long.getLong("lipa.store.slow-command-ms", 100));
 
   private final MongoBackend backend;
   private final Map<String, Map<String, LongAdder>> writes = new ConcurrentHashMap<>();
@@ -44,7 +54,15 @@ public final class CountingStoreBackend implements MongoBackend {
       return withCounters(backend.handleMessage(message));
     }
     count(message.getDatabaseName(), name, command);
-    return backend.handleMessage(message);
+    long started = System.nanoTime();
+    Document answer = backend.handleMessage(message);
+    long took = System.nanoTime() - started;
+    if (SLOW_NANOS > 0 && took >= SLOW_NANOS) {
+      String text = command.toString();
+      log.warn("slow command: {} ms in {}: {}", TimeUnit.NANOSECONDS.toMillis(took), message.getDatabaseName(),
+          text.length() > 600 ? text.substring(0, 600) + "..." : text);
+    }
+    return answer;
   }
 
   @Override
