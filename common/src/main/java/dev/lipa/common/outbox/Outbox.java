@@ -75,6 +75,8 @@ public final class Outbox implements AutoCloseable {
   /** Acknowledged events whose removal waits for the document's next change, by document id. */
   private final Map<Object, HeldAck> held = new ConcurrentHashMap<>();
   private final ScheduledExecutorService ackWriter;
+  /** Serialises the writes of held acknowledgements (the periodic writer's and close()'s). */
+  private final Object ackLock = new Object();
   private volatile ScheduledExecutorService sweeper;
 
   public Outbox(MongoCollection<Document> collection, Producer<String, String> producer, OutboxSettings settings,
@@ -266,7 +268,15 @@ public final class Outbox implements AutoCloseable {
   }
 
   /** Writes the held removals that are due (all of them when closing), as bulks of guarded updates. */
-  private synchronized void writeHeld(boolean all) {
+  private void writeHeld(boolean all) {
+    // its own lock, not the outbox's: a write stuck on an unreachable store (up to the driver's server selection
+    // timeout) must not hold up close(), which interrupts it
+    synchronized (ackLock) {
+      writeHeldLocked(all);
+    }
+  }
+
+  private void writeHeldLocked(boolean all) {
     long now = System.nanoTime();
     List<Map.Entry<Object, HeldAck>> due = new ArrayList<>();
     for (Map.Entry<Object, HeldAck> entry : held.entrySet()) {
