@@ -42,6 +42,12 @@ import org.slf4j.LoggerFactory;
  * honoured. It never serves null, {@code $exists}, {@code $ne}, {@code $nin}, regular expressions or embedded-document
  * equality: those can match documents it does not hold, and go to the collection scan as before.
  *
+ * <p>The store asks a collection's indexes in the order they were created and uses the first that can serve a query
+ * (the {@code _id} index always comes first). A secondary index created before a unique one could therefore take a
+ * query the unique index would answer with one document, e.g. {@code {reference, organisationId}} with an index on
+ * {@code organisationId} first: still correct, but a bucket instead of a lookup. Every store of the platform creates
+ * its unique indexes first; keep it so.
+ *
  * <p>It lives in memory, on both backends: the store fills it from the collection when it opens the index (at start,
  * and when the index is created), and keeps it current on every insert, update and delete under the collection's
  * lock.
