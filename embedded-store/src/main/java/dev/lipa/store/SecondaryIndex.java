@@ -75,11 +75,6 @@ final class SecondaryIndex<P> extends Index<P> {
     this.field = keys.getFirst().getKey();
   }
 
-  /** The field this index serves: its first key. */
-  String field() {
-    return field;
-  }
-
   @Override
   public boolean canHandle(Document query) {
     return !incomplete && selection(PinnedKeyIndex.conditions(query).get(field)) != null;
