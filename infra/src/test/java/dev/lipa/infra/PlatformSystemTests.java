@@ -140,6 +140,10 @@ class PlatformSystemTests {
     assertThat(accepted.find()).as("the reconciliation line").isTrue();
     assertThat(Long.parseLong(accepted.group(1))).isPositive();
     assertThat(bench.output).contains("lost: 0 ", "duplicated: 0 ", "bench: OK");
+    // where the time goes: the services that handled the pushes used measurable CPU per payment
+    Matcher cpu = Pattern.compile("\\n    collections-service +(\\d+\\.\\d\\d)").matcher(bench.output);
+    assertThat(cpu.find()).as("collections-service's line in the CPU table").isTrue();
+    assertThat(Double.parseDouble(cpu.group(1))).isPositive();
   }
 
   @Test

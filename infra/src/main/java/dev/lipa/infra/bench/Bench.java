@@ -47,7 +47,7 @@ public final class Bench {
   private final BenchOptions options;
   private final String runId = UUID.randomUUID().toString().substring(0, 8);
   private final Map<String, Integer> acceptedStep = new ConcurrentHashMap<>();
-  private final AtomicLong peakRss = new AtomicLong();
+  private final AtomicLong peakMemory = new AtomicLong();
 
   private Bench(BenchOptions options) {
     this.options = options;
@@ -105,12 +105,12 @@ public final class Bench {
         ReferenceProcess reference = options.reference() ? ReferenceProcess.start(options) : null;
         tokens) {
       ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(
-          Thread.ofPlatform().daemon().name("bench-rss").factory());
-      sampler.scheduleAtFixedRate(() -> sampleRss(probe), 0, 2, TimeUnit.SECONDS);
+          Thread.ofPlatform().daemon().name("bench-memory").factory());
+      sampler.scheduleAtFixedRate(() -> sampleMemory(probe), 0, 2, TimeUnit.SECONDS);
 
       String backend = probe.storeBackend();
-      Map<String, Long> rssBefore = probe.residentMemory();
-      printHeader(gatewayUrl, backend, rssBefore, callbacks.url());
+      Map<String, Long> memoryBefore = probe.residentMemory();
+      printHeader(gatewayUrl, backend, memoryBefore, callbacks.url());
 
       PlatformProbe.StoreWrites writesBefore = probe.storeWrites();
       Map<String, Long> offsetsBefore = probe.topicEndOffsets();
@@ -123,13 +123,16 @@ public final class Bench {
       say("== platform: STK pushes through the gateway (open model; latency from each request's intended start)");
       say(Report.STEP_HEADER);
       List<OpenLoad.Step> steps = new ArrayList<>();
+      List<ProcessCpu.Usage> stepCpu = new ArrayList<>();
       if (options.warmupMillis() > 0) {
         OpenLoad.Step warmup = load.run("warm-up", -1, options.warmupRate(), options.warmupMillis(), platform);
         say(Report.stepLine(warmup, callbacks, outcomes, acceptedStep) + "   (not counted in the figures)");
       }
       for (int i = 0; i < options.steps().size(); i++) {
+        ProcessCpu.Snapshot cpuBefore = cpuSnapshot(probe, null);
         OpenLoad.Step step = load.run(Report.rate(options.steps().get(i)) + "/s", i, options.steps().get(i),
             options.stepMillis(), platform);
+        stepCpu.add(cpuSnapshot(probe, null).since(cpuBefore));
         steps.add(step);
         say(Report.stepLine(step, callbacks, outcomes, acceptedStep));
       }
@@ -139,7 +142,7 @@ public final class Bench {
       Thread.sleep(2000);
       PlatformProbe.StoreWrites platformWrites = probe.storeWrites().minus(writesBefore);
       Map<String, Long> platformRecords = diff(probe.topicEndOffsets(), offsetsBefore);
-      Map<String, Long> rssAfter = probe.residentMemory();
+      Map<String, Long> memoryAfter = probe.residentMemory();
       long acceptedTotal = acceptedStep.size();
 
       say("");
@@ -162,8 +165,14 @@ public final class Bench {
       Report.printWrites(platformWrites, acceptedTotal, ReferencePipeline.DATABASE);
       Report.printRecords(platformRecords, acceptedTotal, ReferencePipeline.TOPIC);
       say("");
-      say("== resident memory of the local platform (VmRSS of var/run/*.pid)");
-      Report.printMemory(rssBefore, rssAfter, peakRss.get());
+      say("== CPU per accepted payment, by process (ms of CPU time over each step, /proc/<pid>/stat)");
+      Report.printCpu(steps, stepCpu);
+      say("");
+      say("== resident memory of the local platform (PSS of var/run/*.pid: shared pages counted once)");
+      // the platform's own peak: the reference pipeline's scratch documents, which the store holds until the end of
+      // its run, are not the platform's memory
+      long platformPeakMemory = peakMemory.get();
+      Report.printMemory(memoryBefore, memoryAfter, platformPeakMemory);
 
       List<OpenLoad.Step> referenceSteps = List.of();
       if (reference != null) {
@@ -179,9 +188,12 @@ public final class Bench {
         PlatformProbe.StoreWrites before = probe.storeWrites();
         Map<String, Long> offsets = probe.topicEndOffsets();
         List<OpenLoad.Step> done = new ArrayList<>();
+        List<ProcessCpu.Usage> referenceCpu = new ArrayList<>();
         for (int i = 0; i < options.referenceSteps().size(); i++) {
           double rate = options.referenceSteps().get(i);
+          ProcessCpu.Snapshot cpuBefore = cpuSnapshot(probe, reference);
           OpenLoad.Step step = load.run(Report.rate(rate) + "/s", i, rate, options.stepMillis(), target);
+          referenceCpu.add(cpuSnapshot(probe, reference).since(cpuBefore));
           done.add(step);
           say(Report.referenceLine(step));
         }
@@ -194,7 +206,9 @@ public final class Bench {
             Report.perPayment(referenceWrites.perDatabase().getOrDefault(ReferencePipeline.DATABASE, 0L),
                 referenceAccepted),
             Report.perPayment(referenceRecords.getOrDefault(ReferencePipeline.TOPIC, 0L), referenceAccepted),
-            Report.mib(PlatformProbe.rssOf(String.valueOf(reference.pid()))));
+            Report.mib(PlatformProbe.residentOf(reference.pid())));
+        say("  reference CPU per accepted payment (ms, by process; the idle services' background work included):");
+        Report.printCpu(done, referenceCpu);
         // the reference's documents are scratch data: on the memory backend they would only crowd the store's heap
         probe.dropDatabase(ReferencePipeline.DATABASE);
         say("");
@@ -204,7 +218,7 @@ public final class Bench {
 
       say("");
       say("== targets (issue 7), this run; store backend: %s", backend);
-      Report.printTargets(steps, referenceSteps, reconciliation.lost, peakRss.get(), backend, callbacks, outcomes,
+      Report.printTargets(steps, referenceSteps, reconciliation.lost, platformPeakMemory, backend, callbacks, outcomes,
           acceptedStep);
       if (tokens.renewalProblem() != null) {
         say("  note: renewing a token failed once: %s", tokens.renewalProblem());
@@ -333,10 +347,25 @@ public final class Bench {
     return acceptedStep.keySet().stream().filter(id -> callbacks.get(id) == null).count();
   }
 
-  private void sampleRss(PlatformProbe probe) {
+  /** CPU ticks of the platform's processes, the bench itself and (when it runs) the reference pipeline. */
+  private static ProcessCpu.Snapshot cpuSnapshot(PlatformProbe probe, ReferenceProcess reference) {
+    Map<String, Long> pids = new TreeMap<>();
+    try {
+      pids.putAll(probe.pids());
+    } catch (IOException e) {
+      // var/run unreadable: the bench's own figures still count
+    }
+    pids.put("(the bench itself)", ProcessHandle.current().pid());
+    if (reference != null) {
+      pids.put("(reference pipeline)", reference.pid());
+    }
+    return ProcessCpu.take(pids);
+  }
+
+  private void sampleMemory(PlatformProbe probe) {
     try {
       long sum = probe.residentMemory().values().stream().mapToLong(Long::longValue).sum();
-      peakRss.accumulateAndGet(sum, Math::max);
+      peakMemory.accumulateAndGet(sum, Math::max);
     } catch (IOException e) {
       // a pid file being rewritten: the next sample counts
     }
@@ -345,7 +374,7 @@ public final class Bench {
   private void printHeader(String gatewayUrl, String backend, Map<String, Long> rss, String callbackUrl) {
     say("Lipa bench %s (run %s)%s", Instant.now(), runId, options.smoke() ? " --smoke" : "");
     say("  machine: %s", Machine.describe());
-    say("  platform: gateway %s, store backend: %s, platform RSS %s in %d processes",
+    say("  platform: gateway %s, store backend: %s, platform memory (PSS) %s in %d processes",
         gatewayUrl, backend, Report.mib(rss.values().stream().mapToLong(Long::longValue).sum()), rss.size());
     say("  load: warm-up %s/s for %.0f s, steps %s req/s of %.0f s each; timeout %.0f s; callbacks to %s",
         Report.rate(options.warmupRate()), options.warmupMillis() / 1000.0,

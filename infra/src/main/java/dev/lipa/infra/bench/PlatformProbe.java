@@ -25,7 +25,7 @@ import org.bson.Document;
 
 /**
  * Reads, from the outside, what the platform did: the store's write counters ({@code serverStatus}), the broker's end
- * offsets per topic, the resident memory of every local process, and which store backend runs.
+ * offsets per topic, the resident memory and CPU time of every local process, and which store backend runs.
  */
 final class PlatformProbe implements AutoCloseable {
 
@@ -96,31 +96,52 @@ final class PlatformProbe implements AutoCloseable {
     return perTopic;
   }
 
-  /** Resident memory (VmRSS, bytes) of each live process named in var/run/*.pid. */
-  Map<String, Long> residentMemory() throws IOException {
-    Map<String, Long> rss = new TreeMap<>();
+  /** The pid of each process named in var/run/*.pid (store, Kafka, every service), whether it still runs or not. */
+  Map<String, Long> pids() throws IOException {
+    Map<String, Long> pids = new TreeMap<>();
     Path run = var.resolve("run");
     if (!Files.isDirectory(run)) {
-      return rss;
+      return pids;
     }
     try (Stream<Path> files = Files.list(run)) {
       for (Path file : files.filter(f -> f.toString().endsWith(".pid")).toList()) {
         String name = file.getFileName().toString().replaceFirst("\\.pid$", "");
-        String pid = Files.readString(file).strip();
-        Long bytes = rssOf(pid);
-        if (bytes != null) {
-          rss.put(name, bytes);
+        try {
+          pids.put(name, Long.parseLong(Files.readString(file).strip()));
+        } catch (NumberFormatException e) {
+          // a pid file being written: the next reading counts it
         }
       }
     }
-    return rss;
+    return pids;
   }
 
-  static Long rssOf(String pid) {
+  /**
+   * Resident memory (bytes) of each live process named in var/run/*.pid, as its proportional set size: a page that
+   * several processes map (the JDK's shared class archive, libraries) counts once in the sum, split between them,
+   * where VmRSS would count it in every process. Falls back to VmRSS where PSS cannot be read.
+   */
+  Map<String, Long> residentMemory() throws IOException {
+    Map<String, Long> memory = new TreeMap<>();
+    pids().forEach((name, pid) -> {
+      Long bytes = residentOf(pid);
+      if (bytes != null) {
+        memory.put(name, bytes);
+      }
+    });
+    return memory;
+  }
+
+  /** The PSS of a process (bytes), or its VmRSS when /proc/<pid>/smaps_rollup is missing; null when it is gone. */
+  static Long residentOf(long pid) {
+    Long pss = kilobytes(Path.of("/proc", String.valueOf(pid), "smaps_rollup"), "Pss:");
+    return pss != null ? pss : kilobytes(Path.of("/proc", String.valueOf(pid), "status"), "VmRSS:");
+  }
+
+  private static Long kilobytes(Path file, String field) {
     try {
-      List<String> lines = Files.readAllLines(Path.of("/proc", pid, "status"));
-      for (String line : lines) {
-        if (line.startsWith("VmRSS:")) {
+      for (String line : Files.readAllLines(file)) {
+        if (line.startsWith(field)) {
           return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
         }
       }

@@ -2,6 +2,7 @@ package dev.lipa.infra.bench;
 
 import static dev.lipa.infra.bench.Bench.say;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -116,6 +117,51 @@ final class Report {
     say("  total: %s before, %s after, peak %s (sampled every 2 s)", mib(sumBefore), mib(sumAfter), mib(peak));
   }
 
+  /**
+   * CPU milliseconds per accepted payment of each process, one column per step: where a payment's time goes. The
+   * processes are listed by their share in the last step, the largest first; "machine busy" is the share of both
+   * cores' time that was not idle (every process on the machine, the platform's or not).
+   */
+  static void printCpu(List<OpenLoad.Step> steps, List<ProcessCpu.Usage> usages) {
+    if (steps.isEmpty() || usages.size() != steps.size()) {
+      return;
+    }
+    StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "    %-28s", "process"));
+    steps.forEach(step -> header.append(String.format(Locale.ROOT, " %9s", step.label)));
+    say("%s", header);
+    ProcessCpu.Usage last = usages.getLast();
+    long lastAccepted = steps.getLast().accepted.sum();
+    List<String> names = usages.stream().flatMap(u -> u.ticks().keySet().stream()).distinct()
+        .sorted(Comparator.comparingDouble((String name) -> {
+          double ms = last.millisPer(name, lastAccepted);
+          return Double.isNaN(ms) ? 0 : -ms;
+        }).thenComparing(Comparator.naturalOrder()))
+        .toList();
+    for (String name : names) {
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "    %-28s", name));
+      for (int i = 0; i < steps.size(); i++) {
+        long accepted = steps.get(i).accepted.sum();
+        line.append(String.format(Locale.ROOT, " %9s", cpuMs(usages.get(i).millisPer(name, accepted))));
+      }
+      say("%s", line);
+    }
+    StringBuilder total = new StringBuilder(String.format(Locale.ROOT, "    %-28s", "total"));
+    StringBuilder busy = new StringBuilder(String.format(Locale.ROOT, "    %-28s", "machine busy"));
+    for (int i = 0; i < steps.size(); i++) {
+      long accepted = steps.get(i).accepted.sum();
+      total.append(String.format(Locale.ROOT, " %9s", cpuMs(usages.get(i).totalMillisPer(accepted))));
+      double share = usages.get(i).machineBusyShare();
+      busy.append(String.format(Locale.ROOT, " %9s", Double.isNaN(share) ? "-"
+          : String.format(Locale.ROOT, "%.0f%%", share * 100)));
+    }
+    say("%s", total);
+    say("%s", busy);
+  }
+
+  private static String cpuMs(double millis) {
+    return Double.isNaN(millis) ? "-" : String.format(Locale.ROOT, "%.2f", millis);
+  }
+
   /** The highest accepted rate of a step the system kept up with (0 when it kept up with none). */
   static double sustainedCapacity(List<OpenLoad.Step> steps) {
     return steps.stream().filter(OpenLoad.Step::sustained).mapToDouble(OpenLoad.Step::acceptedPerSecond).max()
@@ -147,7 +193,7 @@ final class Report {
         sustainedCapacity(platform), sustainedCapacity(reference));
   }
 
-  static void printTargets(List<OpenLoad.Step> steps, List<OpenLoad.Step> reference, long lost, long peakRss,
+  static void printTargets(List<OpenLoad.Step> steps, List<OpenLoad.Step> reference, long lost, long peakMemory,
       String backend, CallbackCounter callbacks, OutcomeWatcher outcomes, Map<String, Integer> acceptedStep) {
     if (!reference.isEmpty()) {
       double ratio = peak(reference) == 0 ? 0 : peak(steps) / peak(reference);
@@ -169,7 +215,8 @@ final class Report {
     } else {
       say("  %-58s %s", "p99 and outcome -> callback at 1000/s", "not measured (no 1000/s step)");
     }
-    say("  %-58s %s", "whole local platform <= 3 GiB resident", verdict(peakRss <= 3 * GIB, "peak " + mib(peakRss)));
+    say("  %-58s %s", "whole local platform <= 3 GiB resident",
+        verdict(peakMemory <= 3 * GIB, "peak " + mib(peakMemory) + " (PSS)"));
   }
 
   private static String verdict(boolean held, String figure) {
