@@ -42,11 +42,12 @@ import org.slf4j.LoggerFactory;
  * honoured. It never serves null, {@code $exists}, {@code $ne}, {@code $nin}, regular expressions or embedded-document
  * equality: those can match documents it does not hold, and go to the collection scan as before.
  *
- * <p>The store asks a collection's indexes in the order they were created and uses the first that can serve a query
- * (the {@code _id} index always comes first). A secondary index created before a unique one could therefore take a
- * query the unique index would answer with one document, e.g. {@code {reference, organisationId}} with an index on
- * {@code organisationId} first: still correct, but a bucket instead of a lookup. Every store of the platform creates
- * its unique indexes first; keep it so.
+ * <p>The store asks a collection's indexes in the order it lists them and uses the first that can serve a query. A
+ * secondary index listed before a unique one could therefore take a query the unique index would answer with one
+ * document: still correct, but a bucket instead of a lookup. For {@code _id} this index steps aside itself (see
+ * {@link #canHandle}): a reopened H2 file lists the {@code _id} index after others. For other unique indexes, e.g.
+ * {@code {referenceId, organisationId}} against an index on {@code organisationId}, every store of the platform
+ * creates its unique indexes first; keep it so.
  *
  * <p>It lives in memory, on both backends: the store fills it from the collection when it opens the index (at start,
  * and when the index is created), and keeps it current on every insert, update and delete under the collection's
@@ -58,6 +59,7 @@ final class SecondaryIndex<P> extends Index<P> {
   private static final List<String> RANGE = List.of("$gte", "$gt", "$lte", "$lt");
 
   private static final Logger log = LoggerFactory.getLogger(SecondaryIndex.class);
+  private static final String ID = "_id";
   private static final ValueComparator ORDER = ValueComparator.ascWithoutListHandling();
 
   private final String field;
@@ -77,7 +79,25 @@ final class SecondaryIndex<P> extends Index<P> {
 
   @Override
   public boolean canHandle(Document query) {
-    return !incomplete && selection(PinnedKeyIndex.conditions(query).get(field)) != null;
+    if (incomplete) {
+      return false;
+    }
+    Map<String, Object> conditions = PinnedKeyIndex.conditions(query);
+    return !pinsId(conditions) && selection(conditions.get(field)) != null;
+  }
+
+  /**
+   * Whether the query names its documents by {@code _id} (a value, or {@code $in}): the collection's {@code _id} index
+   * then answers it with those documents alone, where this index would give its whole bucket. The store takes the
+   * first index that says it can serve a query, and which comes first is not ours to decide (a reopened H2 file lists a
+   * collection's indexes in an order of its own), so this index steps aside.
+   */
+  private static boolean pinsId(Map<String, Object> conditions) {
+    if (!conditions.containsKey(ID)) {
+      return false;
+    }
+    Object id = conditions.get(ID);
+    return !(id instanceof Document operators) || operators.size() == 1 && operators.get("$in") instanceof Collection<?>;
   }
 
   @Override

@@ -1,26 +1,50 @@
 package dev.lipa.store;
 
 import de.bwaldvogel.mongo.MongoBackend;
+import de.bwaldvogel.mongo.MongoCollection;
 import de.bwaldvogel.mongo.MongoDatabase;
+import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
+import de.bwaldvogel.mongo.backend.DocumentWithPosition;
 import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
+import de.bwaldvogel.mongo.backend.KeyValue;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
+import de.bwaldvogel.mongo.backend.h2.H2Collection;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
+import de.bwaldvogel.mongo.bson.Document;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
+import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The embedded store's two backends (memory, and H2 on disk) with every unique index wrapped in a
  * {@link PinnedKeyIndex}, so that lookups by {@code _id} (or another unique key) plus further conditions use the index
  * the way a real MongoDB does instead of scanning the collection, and with the non-unique indexes the services create
  * kept as {@link SecondaryIndex}es (mongo-java-server itself ignores them), so that the sweeps' queries do not scan
- * either.
+ * either. On H2 the documents and the unique indexes' keys are written as BSON ({@link BsonDocumentType},
+ * {@link KeyValueType}), not in Java serialisation.
  */
 public final class StoreBackends {
+
+  private static final Logger log = LoggerFactory.getLogger(StoreBackends.class);
+
+  /** The map in the H2 file that says how its documents are written. */
+  static final String FORMAT_MAP = "lipa.format";
+  static final String DOCUMENTS_KEY = "documents";
+  static final String BSON_FORMAT = "bson-1";
+  private static final String DATA_PREFIX = "databases.";
+  private static final String META_PREFIX = "meta.";
+  /** Between a collection's namespace and an index's name in the name of the index's map. */
+  private static final String INDEX_INFIX = "._index_";
+  /** A map converted by a conversion that has not finished yet, in {@link #FORMAT_MAP}. */
+  private static final String CONVERTED = "converted:";
 
   private StoreBackends() {
   }
@@ -29,8 +53,88 @@ public final class StoreBackends {
     return new Memory();
   }
 
+  /**
+   * The on-disk backend on {@code file}, its documents and unique index keys stored as BSON ({@link BsonDocumentType},
+   * {@link KeyValueType}). A file from before that change (both in Java serialisation) is converted first, in place,
+   * once.
+   */
   public static MongoBackend h2(Path file) {
-    return new H2(file.toAbsolutePath().toString());
+    String name = file.toAbsolutePath().toString();
+    convertToBson(name);
+    return new H2(name);
+  }
+
+  /**
+   * Rewrites the documents and unique index keys of a file written with H2's generic type as BSON, map by map: each
+   * collection's documents (each index's keys) are copied into a new map of the BSON type, which then takes the old
+   * map's name, and is noted as converted in the same commit; a conversion cut short goes on with the maps not yet
+   * converted the next time. A new file is only marked.
+   */
+  static void convertToBson(String file) {
+    MVStore store = MVStore.open(file);
+    try {
+      MVMap<String, String> format = store.openMap(FORMAT_MAP);
+      if (BSON_FORMAT.equals(format.get(DOCUMENTS_KEY))) {
+        return;
+      }
+      String scratch = "lipa.converting.";
+      for (String name : store.getMapNames()) {
+        if (name.startsWith(scratch)) {
+          store.removeMap(name); // a conversion cut short: its copy is incomplete, the original still there
+        }
+      }
+      long started = System.nanoTime();
+      long documents = 0;
+      int collections = 0;
+      for (String name : store.getMapNames()) {
+        if (format.containsKey(CONVERTED + name)) {
+          continue; // converted before a conversion was cut short
+        }
+        if (name.startsWith(DATA_PREFIX)) {
+          MVMap<Object, Object> original = store.openMap(name);
+          MVMap<Object, Document> copy = store.openMap(scratch + name, bsonDocuments());
+          original.forEach((id, document) -> copy.put(id, (Document) document));
+          documents += copy.sizeAsLong();
+          collections++;
+          replace(store, format, original, copy, name);
+        } else if (name.contains(INDEX_INFIX)) {
+          MVMap<Object, Object> original = store.openMap(name);
+          MVMap<KeyValue, Object> copy = store.openMap(scratch + name, uniqueKeys());
+          original.forEach((key, position) -> copy.put((KeyValue) key, position));
+          replace(store, format, original, copy, name);
+        }
+      }
+      format.put(DOCUMENTS_KEY, BSON_FORMAT);
+      for (String key : List.copyOf(format.keySet())) {
+        if (key.startsWith(CONVERTED)) {
+          format.remove(key);
+        }
+      }
+      store.commit();
+      if (collections > 0) {
+        log.info("converted {} documents in {} collections of {} to BSON in {} ms", documents, collections, file,
+            (System.nanoTime() - started) / 1_000_000);
+      }
+    } finally {
+      store.close();
+    }
+  }
+
+  /** The converted copy takes the original's name, marked as converted in the same commit. */
+  private static void replace(MVStore store, MVMap<String, String> format, MVMap<?, ?> original, MVMap<?, ?> copy,
+      String name) {
+    store.removeMap(original);
+    store.renameMap(copy, name);
+    format.put(CONVERTED + name, BSON_FORMAT);
+    store.commit();
+  }
+
+  private static MVMap.Builder<KeyValue, Object> uniqueKeys() {
+    return new MVMap.Builder<KeyValue, Object>().keyType(KeyValueType.INSTANCE);
+  }
+
+  private static MVMap.Builder<Object, Document> bsonDocuments() {
+    return new MVMap.Builder<Object, Document>().valueType(BsonDocumentType.INSTANCE);
   }
 
   private static final class Memory extends MemoryBackend {
@@ -64,25 +168,71 @@ public final class StoreBackends {
     protected MongoDatabase openOrCreateDatabase(String name) {
       return new PinnedH2Database(name, getMvStore(), getCursorRegistry());
     }
-  }
 
-  private static final class PinnedH2Database extends H2Database {
+    /**
+     * An inner class, not a static one: H2Database's constructor opens the existing collections before a subclass's
+     * own fields are set, and the enclosing backend (its store) is already there at that point.
+     */
+    private final class PinnedH2Database extends H2Database {
 
-    PinnedH2Database(String name, MVStore store, CursorRegistry cursors) {
-      super(name, store, cursors);
-    }
+      PinnedH2Database(String name, MVStore store, CursorRegistry cursors) {
+        super(name, store, cursors);
+      }
 
-    @Override
-    protected Index<Object> openOrCreateUniqueIndex(String collection, String indexName, List<IndexKey> keys,
-        boolean sparse) {
-      return new PinnedKeyIndex<>(indexName, super.openOrCreateUniqueIndex(collection, indexName, keys, sparse),
-          sparse);
-    }
+      /** mongo-java-server's own collection, on a data map whose documents are BSON (see {@link BsonDocumentType}). */
+      @Override
+      protected MongoCollection<Object> openOrCreateCollection(String collection, CollectionOptions options) {
+        String namespace = getFullCollectionNamespace(collection);
+        MVStore store = getMvStore();
+        MVMap<Object, Document> data = store.openMap(DATA_PREFIX + namespace, bsonDocuments());
+        MVMap<String, Object> meta = store.openMap(META_PREFIX + namespace);
+        return new H2Collection(this, collection, options, data, meta, cursorRegistry) {
+          // The map's documents are its own, never handed out: the store changes documents it has stored or read
+          // (an upsert's after the insert, results while it answers), while H2's background writer may be writing
+          // that very object to the file, and a concurrent modification there closes the store for good (H2's Java
+          // serialisation of documents was exposed to the same race). So a document goes in as a copy and comes out
+          // as one.
+          @Override
+          protected Object addDocumentInternal(Document document) {
+            return super.addDocumentInternal(document.cloneDeeply());
+          }
 
-    @Override
-    protected Index<Object> openOrCreateSecondaryIndex(String collection, String indexName, List<IndexKey> keys,
-        boolean sparse) {
-      return new SecondaryIndex<>(indexName, keys);
+          @Override
+          protected void handleUpdate(Object position, Document oldDocument, Document newDocument) {
+            super.handleUpdate(position, oldDocument, newDocument.cloneDeeply());
+          }
+
+          @Override
+          protected Document getDocument(Object position) {
+            Document document = super.getDocument(position);
+            return document == null ? null : document.cloneDeeply();
+          }
+
+          @Override
+          protected Stream<DocumentWithPosition<Object>> streamAllDocumentsWithPosition() {
+            return super.streamAllDocumentsWithPosition()
+                .map(found -> new DocumentWithPosition<>(found.getDocument().cloneDeeply(), found.getPosition()));
+          }
+        };
+      }
+
+      /**
+       * mongo-java-server's own unique index, on a map whose keys are written and ordered by {@link KeyValueType}: the
+       * map is opened here first, by the name the index gives it, so the index finds it open with that type.
+       */
+      @Override
+      protected Index<Object> openOrCreateUniqueIndex(String collection, String indexName, List<IndexKey> keys,
+          boolean sparse) {
+        getMvStore().openMap(getFullCollectionNamespace(collection) + INDEX_INFIX + indexName, uniqueKeys());
+        return new PinnedKeyIndex<>(indexName, super.openOrCreateUniqueIndex(collection, indexName, keys, sparse),
+            sparse);
+      }
+
+      @Override
+      protected Index<Object> openOrCreateSecondaryIndex(String collection, String indexName, List<IndexKey> keys,
+          boolean sparse) {
+        return new SecondaryIndex<>(indexName, keys);
+      }
     }
   }
 }
