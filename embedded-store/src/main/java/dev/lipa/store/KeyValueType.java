@@ -2,13 +2,11 @@ package dev.lipa.store;
 
 import de.bwaldvogel.mongo.backend.KeyValue;
 import de.bwaldvogel.mongo.bson.Document;
-import de.bwaldvogel.mongo.wire.bson.BsonDecoder;
 import de.bwaldvogel.mongo.wire.bson.BsonEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import org.h2.mvstore.WriteBuffer;
@@ -64,22 +62,19 @@ final class KeyValueType extends BasicDataType<KeyValue> {
     return Arrays.compare(bson(new Document("v", a)), bson(new Document("v", b)));
   }
 
+  /** As a BSON document of its values ({"0": ..., "1": ...}), written and read as the documents are. */
   @Override
   public void write(WriteBuffer buffer, KeyValue key) {
     Document values = new Document();
     for (int i = 0; i < key.size(); i++) {
       values.put(String.valueOf(i), key.get(i));
     }
-    buffer.put(bson(values));
+    BsonDocumentType.INSTANCE.write(buffer, values);
   }
 
   @Override
   public KeyValue read(ByteBuffer buffer) {
-    int length = buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN).getInt();
-    ByteBuffer slice = buffer.slice(buffer.position(), length);
-    buffer.position(buffer.position() + length);
-    Document values = BsonDecoder.decodeBson(Unpooled.wrappedBuffer(slice));
-    return new KeyValue(new ArrayList<>(values.values()));
+    return new KeyValue(new ArrayList<>(BsonDocumentType.INSTANCE.read(buffer).values()));
   }
 
   @Override
