@@ -2,6 +2,14 @@ package dev.lipa.common.testsupport;
 
 import de.bwaldvogel.mongo.MongoServer;
 import dev.lipa.store.StoreBackends;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
@@ -40,7 +48,28 @@ public final class SharedInfra {
       kafka.brokerProperty("group.initial.rebalance.delay.ms", "0");
       kafka.afterPropertiesSet();
       Runtime.getRuntime().addShutdownHook(new Thread(kafka::destroy));
+      awaitFirstAcknowledgedRecord(kafka.getBrokersAsString());
     }
     return kafka.getBrokersAsString();
+  }
+
+  /**
+   * Waits until the new broker has auto-created a topic, handed out a producer id and acknowledged a record with
+   * {@code acks=all}: what the first test's first send would otherwise wait for. A broker that has only just started
+   * on a busy 2-core machine can take many seconds for that, which a test's own deadline should not have to cover.
+   */
+  private static void awaitFirstAcknowledgedRecord(String bootstrapServers) {
+    Map<String, Object> props = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true, ProducerConfig.ACKS_CONFIG, "all",
+        ProducerConfig.MAX_BLOCK_MS_CONFIG, 120_000);
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
+        new StringSerializer())) {
+      producer.send(new ProducerRecord<>("test.broker-ready", "ready", "ready")).get(2, TimeUnit.MINUTES);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("the embedded broker did not acknowledge a first record", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the embedded broker", e);
+    }
   }
 }
