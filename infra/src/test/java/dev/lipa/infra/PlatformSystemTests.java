@@ -144,6 +144,8 @@ class PlatformSystemTests {
     Matcher cpu = Pattern.compile("\\n    collections-service +(\\d+\\.\\d\\d)").matcher(bench.output);
     assertThat(cpu.find()).as("collections-service's line in the CPU table").isTrue();
     assertThat(Double.parseDouble(cpu.group(1))).isPositive();
+    // and how much of the machine the JIT took in the step, read from every platform JVM's HotSpot counters
+    assertThat(bench.output).containsPattern("\\n    JIT compiling \\(HotSpot\\) +\\d+%");
   }
 
   @Test

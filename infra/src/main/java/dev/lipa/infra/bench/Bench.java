@@ -39,6 +39,10 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Bench {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** The warm-up's slice: how often it asks whether the JIT has settled. */
+  static final long WARMUP_SLICE_MILLIS = 30_000;
+  /** The shortest warm-up when it may end early. */
+  static final long WARMUP_MIN_MILLIS = 60_000;
   private static final String STK_PATH = "/api/sandbox/v1/stk/new";
   /** Every tenth push uses the sandbox's "cancelled by user" number, so both outcome events are exercised. */
   private static final String PAYING_PHONE = "0708374149";
@@ -124,15 +128,15 @@ public final class Bench {
       say(Report.STEP_HEADER);
       List<OpenLoad.Step> steps = new ArrayList<>();
       List<ProcessCpu.Usage> stepCpu = new ArrayList<>();
-      if (options.warmupMillis() > 0) {
-        OpenLoad.Step warmup = load.run("warm-up", -1, options.warmupRate(), options.warmupMillis(), platform);
-        say(Report.stepLine(warmup, callbacks, outcomes, acceptedStep) + "   (not counted in the figures)");
-      }
+      List<JitTime.Usage> stepJit = new ArrayList<>();
+      warmUp(load, platform, probe, callbacks, outcomes);
       for (int i = 0; i < options.steps().size(); i++) {
         ProcessCpu.Snapshot cpuBefore = cpuSnapshot(probe, null);
+        JitTime.Snapshot jitBefore = jitSnapshot(probe);
         OpenLoad.Step step = load.run(Report.rate(options.steps().get(i)) + "/s", i, options.steps().get(i),
             options.stepMillis(), platform);
         stepCpu.add(cpuSnapshot(probe, null).since(cpuBefore));
+        stepJit.add(jitSnapshot(probe).since(jitBefore));
         steps.add(step);
         say(Report.stepLine(step, callbacks, outcomes, acceptedStep));
       }
@@ -167,6 +171,7 @@ public final class Bench {
       say("");
       say("== CPU per accepted payment, by process (ms of CPU time over each step, /proc/<pid>/stat)");
       Report.printCpu(steps, stepCpu);
+      Report.printJit(steps, stepJit, Runtime.getRuntime().availableProcessors());
       say("");
       say("== resident memory of the local platform (PSS of var/run/*.pid: shared pages counted once)");
       // the platform's own peak: the reference pipeline's scratch documents, which the store holds until the end of
@@ -348,6 +353,48 @@ public final class Bench {
   }
 
   /** CPU ticks of the platform's processes, the bench itself and (when it runs) the reference pipeline. */
+  /**
+   * The warm-up: slices of at most {@link #WARMUP_SLICE_MILLIS} at the warm-up rate, up to {@code --warmup-seconds}.
+   * With a settle share, it ends early, once at least {@link #WARMUP_MIN_MILLIS} have run, after a slice in which the
+   * platform's JIT compiled for less than that share of the machine's time: the figures after it measure the platform,
+   * not its compilers.
+   */
+  private void warmUp(OpenLoad load, OpenLoad.Target platform, PlatformProbe probe, CallbackCounter callbacks,
+      OutcomeWatcher outcomes) {
+    int cores = Runtime.getRuntime().availableProcessors();
+    long done = 0;
+    while (done < options.warmupMillis()) {
+      long slice = options.warmupSettle() > 0
+          ? Math.min(WARMUP_SLICE_MILLIS, options.warmupMillis() - done) : options.warmupMillis();
+      JitTime.Snapshot jitBefore = jitSnapshot(probe);
+      long startedNanos = System.nanoTime();
+      OpenLoad.Step warmup = load.run("warm-up", -1, options.warmupRate(), slice, platform);
+      JitTime.Usage jit = jitSnapshot(probe).since(jitBefore);
+      double share = jit.shareOf(System.nanoTime() - startedNanos, cores);
+      say("%s   (not counted; %.0f-%.0f s; %s)", Report.stepLine(warmup, callbacks, outcomes, acceptedStep),
+          done / 1000.0, (done + slice) / 1000.0, Report.jitShare(jit, share));
+      done += slice;
+      if (options.warmupSettle() > 0 && done >= WARMUP_MIN_MILLIS && jit.readable()
+          && share < options.warmupSettle()) {
+        say("  warm-up settled after %.0f s: the JIT compiled for %.1f%% of the machine's time in its last slice",
+            done / 1000.0, share * 100);
+        return;
+      }
+    }
+    if (options.warmupSettle() > 0 && options.warmupMillis() > 0) {
+      say("  warm-up ended at --warmup-seconds %.0f without settling (the JIT's share stayed at or above %.0f%%)",
+          options.warmupMillis() / 1000.0, options.warmupSettle() * 100);
+    }
+  }
+
+  private static JitTime.Snapshot jitSnapshot(PlatformProbe probe) {
+    try {
+      return JitTime.take(probe.pids());
+    } catch (IOException e) {
+      return JitTime.take(Map.of());
+    }
+  }
+
   private static ProcessCpu.Snapshot cpuSnapshot(PlatformProbe probe, ReferenceProcess reference) {
     Map<String, Long> pids = new TreeMap<>();
     try {
@@ -376,8 +423,11 @@ public final class Bench {
     say("  machine: %s", Machine.describe());
     say("  platform: gateway %s, store backend: %s, platform memory (PSS) %s in %d processes",
         gatewayUrl, backend, Report.mib(rss.values().stream().mapToLong(Long::longValue).sum()), rss.size());
-    say("  load: warm-up %s/s for %.0f s, steps %s req/s of %.0f s each; timeout %.0f s; callbacks to %s",
-        Report.rate(options.warmupRate()), options.warmupMillis() / 1000.0,
+    say("  load: warm-up %s/s for %s, steps %s req/s of %.0f s each; timeout %.0f s; callbacks to %s",
+        Report.rate(options.warmupRate()), options.warmupSettle() > 0
+            ? String.format(Locale.ROOT, "at most %.0f s (until the JIT settles below %.0f%% of the machine)",
+                options.warmupMillis() / 1000.0, options.warmupSettle() * 100)
+            : String.format(Locale.ROOT, "%.0f s", options.warmupMillis() / 1000.0),
         options.steps().stream().map(Report::rate).toList(), options.stepMillis() / 1000.0,
         options.timeoutMillis() / 1000.0, callbackUrl);
     say("  the bench itself (load generator, callback receiver, Kafka reader) runs on the same machine");

@@ -14,6 +14,7 @@ record BenchOptions(
     long stepMillis,
     double warmupRate,
     long warmupMillis,
+    double warmupSettle,
     boolean reference,
     List<Double> referenceSteps,
     long referenceWarmupMillis,
@@ -28,9 +29,12 @@ record BenchOptions(
       usage: ./platform bench [options]   (against the running local platform: ./platform up first)
         --steps 250,500,1000,2000,3000   arrival rates (STK pushes per second), one step each
         --step-seconds 30                length of each step
-        --warmup-rate 500                rate of the warm-up before the steps (the JIT needs about a minute)
-        --warmup-seconds 120             length of the warm-up (0 for none); every service JIT-compiles its
+        --warmup-rate 500                rate of the warm-up before the steps
+        --warmup-seconds 300             the longest warm-up (0 for none); every service JIT-compiles its
                                          hot path on the same 2 cores, which takes minutes, not seconds
+        --warmup-settle 0.10             the warm-up runs in slices of 30 s and ends early (after 60 s at
+                                         least) once the platform's JIT compiled for less than this share of
+                                         the machine's time in a slice; 0 runs the whole --warmup-seconds
         --reference-steps <rates>        rates for the reference pipeline (default: the same steps)
         --reference-warmup-seconds 30    warm-up of the reference pipeline at the warm-up rate
         --no-reference                   skip the reference pipeline
@@ -55,7 +59,8 @@ record BenchOptions(
     List<Double> referenceSteps = null;
     double stepSeconds = 30;
     double warmupRate = 500;
-    double warmupSeconds = 120;
+    double warmupSeconds = 300;
+    double warmupSettle = 0.10;
     double referenceWarmupSeconds = 30;
     boolean reference = true;
     double graceSeconds = 60;
@@ -92,6 +97,7 @@ record BenchOptions(
           warmupSeconds = number(value(args, ++i, arg), arg);
           warmupGiven = true;
         }
+        case "--warmup-settle" -> warmupSettle = number(value(args, ++i, arg), arg);
         case "--reference-warmup-seconds" -> referenceWarmupSeconds = number(value(args, ++i, arg), arg);
         case "--no-reference" -> reference = false;
         case "--grace-seconds" -> {
@@ -117,6 +123,7 @@ record BenchOptions(
       if (!warmupGiven) {
         warmupRate = 20;
         warmupSeconds = 5;
+        warmupSettle = 0;
       }
       if (!graceGiven) {
         graceSeconds = 30;
@@ -124,7 +131,7 @@ record BenchOptions(
       referenceWarmupSeconds = Math.min(referenceWarmupSeconds, 2);
     }
     return new BenchOptions(var, credentials != null ? credentials : var.resolve("sandbox-credentials.json"), kafka,
-        mongo, steps, millis(stepSeconds), warmupRate, millis(warmupSeconds), reference,
+        mongo, steps, millis(stepSeconds), warmupRate, millis(warmupSeconds), warmupSettle, reference,
         referenceSteps != null ? referenceSteps : steps, millis(referenceWarmupSeconds), millis(graceSeconds),
         millis(timeoutSeconds), maxInFlight, connections, tokens, smoke);
   }

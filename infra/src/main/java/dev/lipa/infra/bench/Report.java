@@ -2,11 +2,13 @@ package dev.lipa.infra.bench;
 
 import static dev.lipa.infra.bench.Bench.say;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /** The bench's printed figures. */
@@ -16,6 +18,8 @@ final class Report {
       "step", "offered/s", "accepted/s", "p50 ms", "p99 ms", "p99.9 ms", "callbacks/s", "outcome→cb p50/p99",
       "errors");
 
+  /** A step whose JIT compile time reached this share of the machine is flagged as not settled. */
+  static final double UNSETTLED_JIT_SHARE = 0.10;
   private static final long GIB = 1024L * 1024 * 1024;
 
   private Report() {
@@ -156,6 +160,40 @@ final class Report {
     }
     say("%s", total);
     say("%s", busy);
+  }
+
+  /**
+   * The JIT's compile time in each step, all the platform's JVMs together, and a warning for steps where it was a
+   * large share of the machine: those figures measured compilers as much as the platform.
+   */
+  static void printJit(List<OpenLoad.Step> steps, List<JitTime.Usage> usages, int cores) {
+    if (steps.isEmpty() || usages.size() != steps.size()) {
+      return;
+    }
+    StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "    %-28s", "JIT compiling (HotSpot)"));
+    List<String> unsettled = new ArrayList<>();
+    for (int i = 0; i < steps.size(); i++) {
+      JitTime.Usage jit = usages.get(i);
+      OpenLoad.Step step = steps.get(i);
+      double share = jit.shareOf(TimeUnit.MILLISECONDS.toNanos(step.drainedAtMillis - step.startedAtMillis), cores);
+      line.append(String.format(Locale.ROOT, " %9s", jit.readable()
+          ? String.format(Locale.ROOT, "%.0f%%", share * 100) : "-"));
+      if (jit.readable() && share >= UNSETTLED_JIT_SHARE) {
+        unsettled.add(step.label);
+      }
+    }
+    say("%s   (compile time of all its JVMs, as a share of the machine's time)", line);
+    if (!unsettled.isEmpty()) {
+      say("    the JIT was still compiling for %.0f%% or more of the machine's time in %s: those figures include it;"
+          + " a longer warm-up gives steadier ones", UNSETTLED_JIT_SHARE * 100, String.join(", ", unsettled));
+    }
+  }
+
+  /** How a warm-up slice's compile time is shown: methods compiled and the share of the machine's time. */
+  static String jitShare(JitTime.Usage jit, double share) {
+    return jit.readable()
+        ? String.format(Locale.ROOT, "JIT: %d methods compiled, %.0f%% of the machine", jit.compiles(), share * 100)
+        : "JIT: counters not readable";
   }
 
   private static String cpuMs(double millis) {
