@@ -3,6 +3,8 @@ package dev.lipa.infra.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
@@ -363,6 +365,7 @@ public final class Bench {
       OutcomeWatcher outcomes) {
     int cores = Runtime.getRuntime().availableProcessors();
     long done = 0;
+    double lastShare = Double.NaN;
     while (done < options.warmupMillis()) {
       long slice = options.warmupSettle() > 0
           ? Math.min(WARMUP_SLICE_MILLIS, options.warmupMillis() - done) : options.warmupMillis();
@@ -374,16 +377,17 @@ public final class Bench {
       say("%s   (not counted; %.0f-%.0f s; %s)", Report.stepLine(warmup, callbacks, outcomes, acceptedStep),
           done / 1000.0, (done + slice) / 1000.0, Report.jitShare(jit, share));
       done += slice;
-      if (options.warmupSettle() > 0 && done >= WARMUP_MIN_MILLIS && jit.readable()
-          && share < options.warmupSettle()) {
+      lastShare = jit.readable() ? share : Double.NaN;
+      // unreadable counters (NaN) never end it early: the whole --warmup-seconds runs
+      if (options.warmupSettle() > 0 && done >= WARMUP_MIN_MILLIS && lastShare < options.warmupSettle()) {
         say("  warm-up settled after %.0f s: the JIT compiled for %.1f%% of the machine's time in its last slice",
-            done / 1000.0, share * 100);
+            done / 1000.0, lastShare * 100);
         return;
       }
     }
-    if (options.warmupSettle() > 0 && options.warmupMillis() > 0) {
-      say("  warm-up ended at --warmup-seconds %.0f without settling (the JIT's share stayed at or above %.0f%%)",
-          options.warmupMillis() / 1000.0, options.warmupSettle() * 100);
+    if (options.warmupSettle() > 0 && lastShare >= options.warmupSettle()) {
+      say("  warm-up ended at --warmup-seconds %.0f without settling (the JIT's share was %.0f%% in its last slice)",
+          options.warmupMillis() / 1000.0, lastShare * 100);
     }
   }
 
@@ -425,8 +429,10 @@ public final class Bench {
         gatewayUrl, backend, Report.mib(rss.values().stream().mapToLong(Long::longValue).sum()), rss.size());
     say("  load: warm-up %s/s for %s, steps %s req/s of %.0f s each; timeout %.0f s; callbacks to %s",
         Report.rate(options.warmupRate()), options.warmupSettle() > 0
-            ? String.format(Locale.ROOT, "at most %.0f s (until the JIT settles below %.0f%% of the machine)",
-                options.warmupMillis() / 1000.0, options.warmupSettle() * 100)
+            ? String.format(Locale.ROOT, "at most %.0f s (until the JIT settles below %s%% of the machine)",
+                options.warmupMillis() / 1000.0,
+                BigDecimal.valueOf(options.warmupSettle() * 100).round(MathContext.DECIMAL32).stripTrailingZeros()
+                    .toPlainString())
             : String.format(Locale.ROOT, "%.0f s", options.warmupMillis() / 1000.0),
         options.steps().stream().map(Report::rate).toList(), options.stepMillis() / 1000.0,
         options.timeoutMillis() / 1000.0, callbackUrl);
