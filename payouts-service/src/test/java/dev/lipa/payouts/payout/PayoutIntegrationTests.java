@@ -159,6 +159,7 @@ class PayoutIntegrationTests extends PayoutsIntegrationTest {
 
       assertThat(again.status()).isEqualTo(201);
       assertThat(again.json().get("data").get("requestId").stringValue()).isEqualTo(first);
+      assertThat(again.headers().firstValue("Idempotent-Replayed")).hasValue("true");
       assertThat(other.status()).isEqualTo(409);
       assertThat(balance(org, "KSH")[0].add(balance(org, "KSH")[1])).isLessThanOrEqualTo(new BigDecimal("1000"));
       assertThat(database.getCollection("payouts").countDocuments(new org.bson.Document("organisationId", org)))

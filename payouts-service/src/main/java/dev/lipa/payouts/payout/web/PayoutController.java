@@ -123,8 +123,12 @@ class PayoutController {
       } catch (Payouts.ReferenceConflictException e) {
         throw ApiException.conflict(e.getMessage());
       }
-      return ResponseEntity.status(HttpStatus.CREATED)
-          .body(Envelope.created(message, answer.apply(acceptance.payout())));
+      ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.CREATED);
+      if (acceptance.replayed()) {
+        // a repeated referenceId (the key's own replays are marked by the idempotent endpoint)
+        response.header(IdempotencyKeys.REPLAYED_HEADER, "true");
+      }
+      return response.body(Envelope.created(message, answer.apply(acceptance.payout())));
     });
   }
 
