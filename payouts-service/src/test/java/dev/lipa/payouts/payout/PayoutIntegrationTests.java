@@ -197,7 +197,9 @@ class PayoutIntegrationTests extends PayoutsIntegrationTest {
         Arguments.of(named("UGX without customerName", """
             {"phoneNumber":"256772123456","amount":5000,"currencyCode":"UGX","narration":"n",
              "callbackUrl":"https://m.example/cb"}"""), "customerName"),
-        Arguments.of(named("an unknown currency", kenyan("254712345678", 10).replace("{", "{\"currencyCode\":\"USD\",")),
+        Arguments.of(named("USD, which no rail pays out",
+            kenyan("254712345678", 10).replace("{", "{\"currencyCode\":\"USD\",")), "currencyCode"),
+        Arguments.of(named("an unknown currency", kenyan("254712345678", 10).replace("{", "{\"currencyCode\":\"EUR\",")),
             "currencyCode"),
         Arguments.of(named("a loopback callbackUrl (SSRF)", kenyan("254712345678", 10)
             .replaceAll("\"callbackUrl\":\"[^\"]*\"", "\"callbackUrl\":\"http://127.0.0.1:9000/cb\"")), "callbackUrl"),

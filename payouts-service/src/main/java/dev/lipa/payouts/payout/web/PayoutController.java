@@ -213,9 +213,9 @@ class PayoutController {
     }
     Currency currency = null;
     if (currencyCode != null) {
-      currency = Currency.of(currencyCode).orElse(null);
+      currency = Currency.payout(currencyCode).orElse(null);
       if (currency == null) {
-        errors.add("currencyCode", "currencyCode must be one of " + Currency.codes());
+        errors.add("currencyCode", "currencyCode must be one of " + Currency.payoutCodes());
       }
     }
     if (page < 0) {
