@@ -1,14 +1,11 @@
 package dev.lipa.payouts.deallocation;
 
-import com.mongodb.MongoWriteException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
-import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Projections;
-import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
 import dev.lipa.common.events.EventEnvelope;
@@ -16,6 +13,7 @@ import dev.lipa.common.events.Topics;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.outbox.OutboxEvent;
 import dev.lipa.payouts.money.Currency;
+import dev.lipa.payouts.requests.Claims;
 import dev.lipa.payouts.requests.RequestIdentity;
 import dev.lipa.payouts.requests.RequestKeys;
 import java.math.BigDecimal;
@@ -51,8 +49,6 @@ public class TransferStore {
   static final String INDEX_PREFIX = "transfer";
   private static final String ID = "_id";
   private static final String STATUS = "status";
-  private static final String CLAIMANT = "claimant";
-  private static final String CLAIMED_UNTIL = "claimedUntil";
   private static final String INITIATED_BY = "initiatedBy";
 
   private final MongoCollection<Document> collection;
@@ -78,7 +74,8 @@ public class TransferStore {
   /**
    * Stores a new transfer PENDING, claimed by {@code claimant} until {@code claimedUntil}: one insert.
    *
-   * @throws RepeatedRequestException when an earlier request holds the referenceId or the Idempotency-Key
+   * @throws dev.lipa.payouts.requests.RepeatedRequestException when an earlier request holds the referenceId or the
+   *     Idempotency-Key
    */
   void insert(Transfer transfer, RequestIdentity identity, String claimant, Instant claimedUntil) {
     Document document = new Document(ID, transfer.requestId().toString())
@@ -90,28 +87,19 @@ public class TransferStore {
         .append("amount", new Decimal128(transfer.amount()))
         .append(STATUS, transfer.status().name())
         .append("createdAt", Date.from(transfer.createdAt()))
-        .append("updatedAt", Date.from(transfer.updatedAt()))
-        .append(CLAIMANT, claimant)
-        .append(CLAIMED_UNTIL, Date.from(claimedUntil));
-    try {
-      collection.insertOne(RequestKeys.stamp(document, identity));
-    } catch (MongoWriteException e) {
-      if (RequestKeys.isRepeat(e, INDEX_PREFIX)) {
-        throw new RepeatedRequestException();
-      }
-      throw e;
-    }
+        .append("updatedAt", Date.from(transfer.updatedAt()));
+    RequestKeys.insert(collection, INDEX_PREFIX, Claims.stamp(document, claimant, claimedUntil), identity);
   }
 
   /** The transfer an earlier request with the same referenceId or Idempotency-Key created (by the same caller). */
   Optional<RequestKeys.Match<Transfer>> findRepeat(RequestIdentity identity) {
-    return RequestKeys.findRepeat(collection, INITIATED_BY, identity, withoutOutbox(), TransferStore::read);
+    return RequestKeys.findRepeat(collection, INITIATED_BY, identity, readable(), TransferStore::read);
   }
 
   /** One transfer the caller initiated. */
   Optional<Transfer> find(String initiatedBy, UUID requestId) {
     return Optional.ofNullable(collection.find(Filters.and(Filters.eq(ID, requestId.toString()),
-        Filters.eq(INITIATED_BY, initiatedBy))).projection(withoutOutbox()).first()).map(TransferStore::read);
+        Filters.eq(INITIATED_BY, initiatedBy))).projection(readable()).first()).map(TransferStore::read);
   }
 
   /**
@@ -136,8 +124,7 @@ public class TransferStore {
         transfer.payer(), data);
     return outbox.update(claimed(transfer, claimant),
         Updates.combine(Updates.set(STATUS, transfer.status().name()),
-            Updates.set("updatedAt", Date.from(transfer.updatedAt())),
-            Updates.unset(CLAIMANT), Updates.unset(CLAIMED_UNTIL)),
+            Updates.set("updatedAt", Date.from(transfer.updatedAt())), Claims.released()),
         List.of(OutboxEvent.of(Topics.PAYOUTS, transfer.requestId().toString(), envelope, json))) != null;
   }
 
@@ -153,7 +140,7 @@ public class TransferStore {
   List<Transfer> deallocationsOf(String subAccountId) {
     return collection.find(Filters.and(Filters.eq("subAccountId", subAccountId),
             Filters.eq("type", Transfer.Type.DEALLOCATION.name())))
-        .projection(withoutOutbox())
+        .projection(readable())
         .sort(Sorts.descending("createdAt")).map(TransferStore::read).into(new ArrayList<>());
   }
 
@@ -161,39 +148,25 @@ public class TransferStore {
   List<Transfer> deallocationsUnder(String parentOrganisationId) {
     return collection.find(Filters.and(Filters.eq("parentOrganisationId", parentOrganisationId),
             Filters.eq("type", Transfer.Type.DEALLOCATION.name())))
-        .projection(withoutOutbox())
+        .projection(readable())
         .sort(Sorts.descending("createdAt")).map(TransferStore::read).into(new ArrayList<>());
   }
 
   /**
-   * Takes over PENDING transfers created before {@code createdBefore} whose claim has ended (their claimant crashed,
-   * or is slower than its claim), each by a compare-and-set on the old claim, for {@code claimant} until
-   * {@code claimedUntil} (a system job, not scoped by organisation).
+   * Takes over PENDING transfers created before {@code createdBefore} whose claim has ended, for {@code claimant}
+   * until {@code claimedUntil} ({@link Claims#takeOverAbandoned}; a system job, not scoped by organisation).
    */
   List<Transfer> claimAbandoned(Instant createdBefore, Instant now, String claimant, Instant claimedUntil,
       int limit) {
-    Bson claimEnded = Filters.or(Filters.lt(CLAIMED_UNTIL, Date.from(now)), Filters.exists(CLAIMED_UNTIL, false));
-    List<Transfer> taken = new ArrayList<>();
-    for (Document candidate : collection.find(Filters.and(Filters.eq(STATUS, Transfer.Status.PENDING.name()),
-            Filters.lt("createdAt", Date.from(createdBefore)), claimEnded))
-        .projection(Projections.include(ID)).limit(limit)) {
-      Document claimed = collection.findOneAndUpdate(Filters.and(Filters.eq(ID, candidate.get(ID)),
-              Filters.eq(STATUS, Transfer.Status.PENDING.name()), claimEnded),
-          Updates.combine(Updates.set(CLAIMANT, claimant), Updates.set(CLAIMED_UNTIL, Date.from(claimedUntil))),
-          new FindOneAndUpdateOptions().projection(withoutOutbox()).returnDocument(ReturnDocument.AFTER));
-      if (claimed != null) {
-        taken.add(read(claimed));
-      }
-    }
-    return taken;
+    return Claims.takeOverAbandoned(collection, Transfer.Status.PENDING.name(), createdBefore, now, claimant,
+        claimedUntil, limit, readable(), TransferStore::read);
   }
 
   private static Bson claimed(Transfer transfer, String claimant) {
-    return Filters.and(Filters.eq(ID, transfer.requestId().toString()),
-        Filters.eq(STATUS, Transfer.Status.PENDING.name()), Filters.eq(CLAIMANT, claimant));
+    return Claims.heldBy(transfer.requestId().toString(), Transfer.Status.PENDING.name(), claimant);
   }
 
-  private static Bson withoutOutbox() {
+  private static Bson readable() {
     return Projections.exclude(Outbox.EVENTS, Outbox.PENDING_SINCE);
   }
 
@@ -205,13 +178,5 @@ public class TransferStore {
         amount instanceof Decimal128 dec ? dec.bigDecimalValue() : new BigDecimal(amount.toString()),
         RequestKeys.referenceId(d), Transfer.Status.valueOf(d.getString(STATUS)), d.getDate("createdAt").toInstant(),
         d.getDate("updatedAt").toInstant());
-  }
-
-  /** An earlier request holds the referenceId or the Idempotency-Key of the transfer being inserted. */
-  static final class RepeatedRequestException extends RuntimeException {
-
-    RepeatedRequestException() {
-      super("an earlier request holds this referenceId or Idempotency-Key", null, false, false);
-    }
   }
 }

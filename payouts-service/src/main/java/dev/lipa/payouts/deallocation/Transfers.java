@@ -6,14 +6,13 @@ import dev.lipa.payouts.ledger.Ledger;
 import dev.lipa.payouts.money.Currency;
 import dev.lipa.payouts.requests.RequestConflictException;
 import dev.lipa.payouts.requests.RequestIdentity;
-import dev.lipa.payouts.requests.RequestKeys;
+import dev.lipa.payouts.requests.OnceOnly;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -41,7 +40,6 @@ public class Transfers implements AutoCloseable {
 
   /** How long the request that stored a transfer has to finish it before the resume job may take it over. */
   static final Duration CLAIM = Duration.ofSeconds(30);
-  private static final int ATTEMPTS = 3;
   private static final int RESUME_BATCH = 100;
   private static final Logger log = LoggerFactory.getLogger(Transfers.class);
 
@@ -66,36 +64,16 @@ public class Transfers implements AutoCloseable {
    * @throws RequestConflictException when the referenceId or key was used with another body, or its first request is
    *     still running
    */
-  public Execution execute(Transfer.Type type, String parentOrganisationId, String subAccountId, Currency currency,
-      BigDecimal amount, RequestIdentity identity) {
-    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      Optional<RequestKeys.Match<Transfer>> earlier = store.findRepeat(identity);
-      if (earlier.isPresent()) {
-        return repeat(earlier.get(), identity);
-      }
+  public OnceOnly.Result<Transfer> execute(Transfer.Type type, String parentOrganisationId, String subAccountId,
+      Currency currency, BigDecimal amount, RequestIdentity identity) {
+    return OnceOnly.run(identity, store::findRepeat, t -> t.status() == Transfer.Status.PENDING, () -> {
       Instant now = now();
       Transfer transfer = new Transfer(UUID.randomUUID(), type, parentOrganisationId, subAccountId,
           identity.organisationId(), currency, amount, identity.referenceId(), Transfer.Status.PENDING, now, now);
       String claimant = UUID.randomUUID().toString();
-      try {
-        store.insert(transfer, identity, claimant, now.plus(CLAIM));
-      } catch (TransferStore.RepeatedRequestException e) {
-        continue; // a concurrent repeat stored it first: answer as that one does
-      }
-      return new Execution(carryOn(transfer, claimant), false);
-    }
-    // the earlier transfer was stored and deleted (refused) under us each time: let the client try again
-    throw RequestConflictException.inFlight(identity.referenceId() != null);
-  }
-
-  private static Execution repeat(RequestKeys.Match<Transfer> earlier, RequestIdentity identity) {
-    if (!earlier.sameBodyAs(identity)) {
-      throw RequestConflictException.differentBody(earlier, identity);
-    }
-    if (earlier.record().status() == Transfer.Status.PENDING) {
-      throw RequestConflictException.inFlight(earlier);
-    }
-    return new Execution(earlier.record(), true);
+      store.insert(transfer, identity, claimant, now.plus(CLAIM));
+      return carryOn(transfer, claimant);
+    });
   }
 
   /** Applies both legs and completes the transfer, as its claimant; see the class comment. */
@@ -160,9 +138,5 @@ public class Transfers implements AutoCloseable {
   @Override
   public void close() {
     resumer.shutdownNow();
-  }
-
-  /** A transfer run to its end now ({@code replayed} false) or found done by a repeat of its request. */
-  public record Execution(Transfer transfer, boolean replayed) {
   }
 }

@@ -40,7 +40,7 @@ public final class RequestKeys {
   }
 
   /** Adds the request's referenceId, keys and fingerprint to a new record's document. */
-  public static Document stamp(Document document, RequestIdentity identity) {
+  static Document stamp(Document document, RequestIdentity identity) {
     if (identity.referenceId() != null) {
       document.append(REFERENCE_ID, identity.referenceId()).append(REFERENCE_KEY, identity.referenceKey());
     }
@@ -78,8 +78,25 @@ public final class RequestKeys {
     return Optional.empty();
   }
 
+  /**
+   * Inserts a new record's document stamped with the request's referenceId, keys and fingerprint.
+   *
+   * @throws RepeatedRequestException when an earlier request holds the referenceId or the key (nothing was written)
+   */
+  public static void insert(MongoCollection<Document> collection, String prefix, Document document,
+      RequestIdentity identity) {
+    try {
+      collection.insertOne(stamp(document, identity));
+    } catch (MongoWriteException e) {
+      if (isRepeat(e, prefix)) {
+        throw new RepeatedRequestException();
+      }
+      throw e;
+    }
+  }
+
   /** Whether an insert failed on one of the two unique indexes: an earlier request holds the referenceId or key. */
-  public static boolean isRepeat(MongoWriteException e, String prefix) {
+  private static boolean isRepeat(MongoWriteException e, String prefix) {
     if (e.getError().getCategory() != ErrorCategory.DUPLICATE_KEY) {
       return false;
     }

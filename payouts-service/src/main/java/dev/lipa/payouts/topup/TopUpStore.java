@@ -1,28 +1,22 @@
 package dev.lipa.payouts.topup;
 
-import com.mongodb.MongoWriteException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
-import com.mongodb.client.model.Filters;
-import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
-import com.mongodb.client.model.Projections;
-import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Updates;
 import dev.lipa.payouts.ledger.Balance;
 import dev.lipa.payouts.money.Currency;
+import dev.lipa.payouts.requests.Claims;
 import dev.lipa.payouts.requests.RequestIdentity;
 import dev.lipa.payouts.requests.RequestKeys;
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.bson.Document;
-import org.bson.conversions.Bson;
 import org.bson.types.Decimal128;
 import org.springframework.stereotype.Component;
 
@@ -39,8 +33,6 @@ class TopUpStore {
   private static final String ID = "_id";
   private static final String ORGANISATION = "organisationId";
   private static final String STATUS = "status";
-  private static final String CLAIMANT = "claimant";
-  private static final String CLAIMED_UNTIL = "claimedUntil";
 
   private final MongoCollection<Document> collection;
 
@@ -54,7 +46,8 @@ class TopUpStore {
   /**
    * Stores a new top-up PENDING, claimed by {@code claimant} until {@code claimedUntil}: one insert.
    *
-   * @throws RepeatedRequestException when an earlier request holds the referenceId or the Idempotency-Key
+   * @throws dev.lipa.payouts.requests.RepeatedRequestException when an earlier request holds the referenceId or the
+   *     Idempotency-Key
    */
   void insert(TopUp topUp, RequestIdentity identity, String claimant, Instant claimedUntil) {
     Document document = new Document(ID, topUp.requestId().toString())
@@ -63,57 +56,32 @@ class TopUpStore {
         .append("amount", new Decimal128(topUp.amount()))
         .append(STATUS, topUp.status().name())
         .append("createdAt", Date.from(topUp.createdAt()))
-        .append("updatedAt", Date.from(topUp.updatedAt()))
-        .append(CLAIMANT, claimant)
-        .append(CLAIMED_UNTIL, Date.from(claimedUntil));
-    try {
-      collection.insertOne(RequestKeys.stamp(document, identity));
-    } catch (MongoWriteException e) {
-      if (RequestKeys.isRepeat(e, INDEX_PREFIX)) {
-        throw new RepeatedRequestException();
-      }
-      throw e;
-    }
+        .append("updatedAt", Date.from(topUp.updatedAt()));
+    RequestKeys.insert(collection, INDEX_PREFIX, Claims.stamp(document, claimant, claimedUntil), identity);
   }
 
   /** The top-up an earlier request of the same organisation with the same referenceId or Idempotency-Key created. */
   Optional<RequestKeys.Match<TopUp>> findRepeat(RequestIdentity identity) {
-    return RequestKeys.findRepeat(collection, ORGANISATION, identity, Projections.exclude(CLAIMANT),
-        TopUpStore::read);
+    return RequestKeys.findRepeat(collection, ORGANISATION, identity, Claims.hidden(), TopUpStore::read);
   }
 
   /** Compare-and-set PENDING (claimed by {@code claimant}) to APPLIED with the balance after; false otherwise. */
   boolean complete(TopUp applied, String claimant) {
     Balance after = applied.balanceAfter();
-    return collection.updateOne(Filters.and(Filters.eq(ID, applied.requestId().toString()),
-            Filters.eq(ORGANISATION, applied.organisationId()), Filters.eq(STATUS, TopUp.Status.PENDING.name()),
-            Filters.eq(CLAIMANT, claimant)),
+    return collection.updateOne(Claims.heldBy(applied.requestId().toString(), TopUp.Status.PENDING.name(), claimant),
         Updates.combine(Updates.set(STATUS, applied.status().name()),
             Updates.set("availableAfter", new Decimal128(after.available())),
             Updates.set("reservedAfter", new Decimal128(after.reserved())),
-            Updates.set("updatedAt", Date.from(applied.updatedAt())),
-            Updates.unset(CLAIMANT), Updates.unset(CLAIMED_UNTIL))).getModifiedCount() > 0;
+            Updates.set("updatedAt", Date.from(applied.updatedAt())), Claims.released())).getModifiedCount() > 0;
   }
 
   /**
-   * Takes over PENDING top-ups created before {@code createdBefore} whose claim has ended, each by a compare-and-set,
-   * for {@code claimant} until {@code claimedUntil} (a system job, not scoped by organisation).
+   * Takes over PENDING top-ups created before {@code createdBefore} whose claim has ended, for {@code claimant} until
+   * {@code claimedUntil} ({@link Claims#takeOverAbandoned}; a system job, not scoped by organisation).
    */
   List<TopUp> claimAbandoned(Instant createdBefore, Instant now, String claimant, Instant claimedUntil, int limit) {
-    Bson claimEnded = Filters.or(Filters.lt(CLAIMED_UNTIL, Date.from(now)), Filters.exists(CLAIMED_UNTIL, false));
-    List<TopUp> taken = new ArrayList<>();
-    for (Document candidate : collection.find(Filters.and(Filters.eq(STATUS, TopUp.Status.PENDING.name()),
-            Filters.lt("createdAt", Date.from(createdBefore)), claimEnded))
-        .projection(Projections.include(ID)).limit(limit)) {
-      Document claimed = collection.findOneAndUpdate(Filters.and(Filters.eq(ID, candidate.get(ID)),
-              Filters.eq(STATUS, TopUp.Status.PENDING.name()), claimEnded),
-          Updates.combine(Updates.set(CLAIMANT, claimant), Updates.set(CLAIMED_UNTIL, Date.from(claimedUntil))),
-          new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER));
-      if (claimed != null) {
-        taken.add(read(claimed));
-      }
-    }
-    return taken;
+    return Claims.takeOverAbandoned(collection, TopUp.Status.PENDING.name(), createdBefore, now, claimant,
+        claimedUntil, limit, Claims.hidden(), TopUpStore::read);
   }
 
   private static TopUp read(Document d) {
@@ -127,13 +95,5 @@ class TopUpStore {
 
   private static BigDecimal decimal(Object stored) {
     return stored instanceof Decimal128 d ? d.bigDecimalValue() : new BigDecimal(stored.toString());
-  }
-
-  /** An earlier request holds the referenceId or the Idempotency-Key of the top-up being inserted. */
-  static final class RepeatedRequestException extends RuntimeException {
-
-    RepeatedRequestException() {
-      super("an earlier request holds this referenceId or Idempotency-Key", null, false, false);
-    }
   }
 }

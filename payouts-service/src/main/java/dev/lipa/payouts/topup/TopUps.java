@@ -6,14 +6,13 @@ import dev.lipa.payouts.ledger.Ledger;
 import dev.lipa.payouts.money.Currency;
 import dev.lipa.payouts.requests.RequestConflictException;
 import dev.lipa.payouts.requests.RequestIdentity;
-import dev.lipa.payouts.requests.RequestKeys;
+import dev.lipa.payouts.requests.OnceOnly;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -35,7 +34,6 @@ public class TopUps implements AutoCloseable {
 
   /** How long the request that stored a top-up has to finish it before the resume job may take it over. */
   static final Duration CLAIM = Duration.ofSeconds(30);
-  private static final int ATTEMPTS = 3;
   private static final int RESUME_BATCH = 100;
   private static final Logger log = LoggerFactory.getLogger(TopUps.class);
 
@@ -59,34 +57,15 @@ public class TopUps implements AutoCloseable {
    * @throws RequestConflictException when the referenceId or key was used with another body, or its first request is
    *     still running
    */
-  public Execution topUp(Currency currency, BigDecimal amount, RequestIdentity identity) {
-    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      Optional<RequestKeys.Match<TopUp>> earlier = store.findRepeat(identity);
-      if (earlier.isPresent()) {
-        return repeat(earlier.get(), identity);
-      }
+  public OnceOnly.Result<TopUp> topUp(Currency currency, BigDecimal amount, RequestIdentity identity) {
+    return OnceOnly.run(identity, store::findRepeat, t -> t.status() == TopUp.Status.PENDING, () -> {
       Instant now = now();
       TopUp topUp = new TopUp(UUID.randomUUID(), identity.organisationId(), currency, amount, identity.referenceId(),
           TopUp.Status.PENDING, null, now, now);
       String claimant = UUID.randomUUID().toString();
-      try {
-        store.insert(topUp, identity, claimant, now.plus(CLAIM));
-      } catch (TopUpStore.RepeatedRequestException e) {
-        continue; // a concurrent repeat stored it first: answer as that one does
-      }
-      return new Execution(carryOn(topUp, claimant), false);
-    }
-    throw RequestConflictException.inFlight(identity.referenceId() != null);
-  }
-
-  private static Execution repeat(RequestKeys.Match<TopUp> earlier, RequestIdentity identity) {
-    if (!earlier.sameBodyAs(identity)) {
-      throw RequestConflictException.differentBody(earlier, identity);
-    }
-    if (earlier.record().status() == TopUp.Status.PENDING) {
-      throw RequestConflictException.inFlight(earlier);
-    }
-    return new Execution(earlier.record(), true);
+      store.insert(topUp, identity, claimant, now.plus(CLAIM));
+      return carryOn(topUp, claimant);
+    });
   }
 
   private TopUp carryOn(TopUp topUp, String claimant) {
@@ -126,9 +105,5 @@ public class TopUps implements AutoCloseable {
   @Override
   public void close() {
     resumer.shutdownNow();
-  }
-
-  /** A top-up applied now ({@code replayed} false) or found applied by a repeat of its request. */
-  public record Execution(TopUp topUp, boolean replayed) {
   }
 }

@@ -14,6 +14,7 @@ import dev.lipa.payouts.deallocation.Transfers;
 import dev.lipa.payouts.ledger.InsufficientBalanceException;
 import dev.lipa.payouts.money.Currency;
 import dev.lipa.payouts.organisations.Organisations;
+import dev.lipa.payouts.requests.OnceOnly;
 import dev.lipa.payouts.requests.RequestConflictException;
 import dev.lipa.payouts.requests.RequestIdentity;
 import jakarta.servlet.http.HttpServletRequest;
@@ -86,7 +87,7 @@ class DeallocationController {
     return idempotent.execute(new IdempotentRequest(caller, scope, command.idempotencyKey(), fingerprint), claim -> {
       RequestIdentity identity = new RequestIdentity(caller, scope, fingerprint, command.referenceId(),
           claim == null ? null : claim.id());
-      Transfers.Execution execution;
+      OnceOnly.Result<Transfer> execution;
       try {
         execution = transfers.execute(type, parent, command.subAccountId(), command.currency(), command.amount(),
             identity);
@@ -99,7 +100,7 @@ class DeallocationController {
       if (execution.replayed()) {
         response.header(IdempotencyKeys.REPLAYED_HEADER, "true");
       }
-      return response.body(Envelope.created(what + " completed", Item.of(execution.transfer())));
+      return response.body(Envelope.created(what + " completed", Item.of(execution.record())));
     });
   }
 

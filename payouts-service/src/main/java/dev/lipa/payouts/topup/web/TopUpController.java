@@ -10,6 +10,7 @@ import dev.lipa.common.servlet.Caller;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.payouts.money.Currency;
+import dev.lipa.payouts.requests.OnceOnly;
 import dev.lipa.payouts.requests.RequestConflictException;
 import dev.lipa.payouts.requests.RequestIdentity;
 import dev.lipa.payouts.topup.TopUp;
@@ -63,7 +64,7 @@ class TopUpController {
     Currency checked = currency;
     // both spellings of the path are one endpoint: a key or referenceId used on one is used on the other
     return idempotent.execute(new IdempotentRequest(caller, SCOPE, key, fingerprint), claim -> {
-      TopUps.Execution execution;
+      OnceOnly.Result<TopUp> execution;
       try {
         execution = topUps.topUp(checked, amount, new RequestIdentity(caller, SCOPE, fingerprint, referenceId,
             claim == null ? null : claim.id()));
@@ -74,7 +75,7 @@ class TopUpController {
       if (execution.replayed()) {
         response.header(IdempotencyKeys.REPLAYED_HEADER, "true");
       }
-      return response.body(Envelope.ok("balance topped up", View.of(execution.topUp())));
+      return response.body(Envelope.ok("balance topped up", View.of(execution.record())));
     });
   }
 
