@@ -76,7 +76,7 @@ public record PayoutsProperties(
 
   /**
    * @param openingFloat what a sandbox organisation's account holds when it is first used, per currency code
-   *     (KSH, TZS, UGX); a currency not named starts at 0
+   *     (KSH, TZS, UGX, USD); a currency not named starts at 0
    * @param repairInterval how often entries a crash left in an account document are copied out and reservations a
    *     crash orphaned are released
    * @param orphanAfter age of a reservation without a payout after which it is released

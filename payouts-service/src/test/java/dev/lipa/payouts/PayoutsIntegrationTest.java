@@ -12,9 +12,17 @@ import dev.lipa.common.testsupport.TestIssuer;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeAll;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -78,6 +86,38 @@ public abstract class PayoutsIntegrationTest {
 
   protected static Map<String, String> as(String organisationId) {
     return TestHttp.bearer(TestIssuer.shared().accessToken(organisationId));
+  }
+
+  /** The caller's headers with an {@code Idempotency-Key}. */
+  protected static Map<String, String> as(String organisationId, String idempotencyKey) {
+    Map<String, String> headers = new HashMap<>(as(organisationId));
+    headers.put("Idempotency-Key", idempotencyKey);
+    return headers;
+  }
+
+  /** Sends {@code count} requests at once (released together by a latch) and returns every answer. */
+  protected static List<TestHttp.Response> concurrently(int count, Callable<TestHttp.Response> call) {
+    ExecutorService pool = Executors.newFixedThreadPool(count);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<TestHttp.Response>> answers = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        answers.add(pool.submit(() -> {
+          start.await();
+          return call.call();
+        }));
+      }
+      start.countDown();
+      List<TestHttp.Response> responses = new ArrayList<>();
+      for (Future<TestHttp.Response> answer : answers) {
+        responses.add(answer.get(60, TimeUnit.SECONDS));
+      }
+      return responses;
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   protected static String kenyan(String phone, int amount) {

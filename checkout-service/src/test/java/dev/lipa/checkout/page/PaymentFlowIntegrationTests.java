@@ -11,7 +11,9 @@ import dev.lipa.common.events.Topics;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.common.testsupport.TopicRecorder;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.bson.Document;
 import org.junit.jupiter.api.Nested;
@@ -78,6 +80,34 @@ class PaymentFlowIntegrationTests extends CheckoutIntegrationTest {
         assertThat(body.path("externalReference").asString()).isEqualTo("ORD-42");
         assertThat(body.path("paidAt").isString()).isTrue();
       });
+    }
+
+    /**
+     * The contract payouts-service credits card payments from (its {@code CheckoutCredits}): the record as it is on the
+     * wire, only the generated values put in by name.
+     */
+    @Test
+    void publishesTheSucceededEventOfACardPaymentInItsPinnedShape() {
+      Session s = open(body("KES", "1500.50", "[\"CARD\"]"));
+      page(s.ref(), "/card", CARD.formatted("4242 4242 4242 4242"));
+      await().atMost(Duration.ofSeconds(10)).until(() -> checkoutEventTypes(s.id()).contains("checkout.succeeded"));
+
+      ConsumerRecord<String, String> record = TopicRecorder.records(Topics.CHECKOUT, s.id()).stream()
+          .filter(r -> JSON.readTree(r.value()).path("type").asString().equals("checkout.succeeded"))
+          .findFirst().orElseThrow();
+      JsonNode event = JSON.readTree(record.value());
+      String pinned = """
+          {"eventId":"<eventId>","type":"checkout.succeeded","version":1,"occurredAt":"<occurredAt>",\
+          "organisationId":"<organisationId>","data":{"checkoutSessionId":"<sessionId>","checkoutRef":"<ref>",\
+          "status":"SUCCEEDED","amount":1500.50,"currency":"KES","externalReference":"ORD-42",\
+          "paymentReference":"PAY-42","attempt":{"number":1,"paymentMethod":"CARD","status":"SUCCEEDED",\
+          "cardBrand":"VISA","cardLast4":"4242","stkRequestId":null,"reason":null}}}""";
+      assertThat(record.key()).isEqualTo(s.id());
+      assertThat(UUID.fromString(event.path("eventId").asString())).isNotNull();
+      assertThat(Instant.parse(event.path("occurredAt").asString())).isBefore(Instant.now().plusSeconds(1));
+      assertThat(record.value()).isEqualTo(pinned.replace("<eventId>", event.path("eventId").asString())
+          .replace("<occurredAt>", event.path("occurredAt").asString()).replace("<organisationId>", s.org())
+          .replace("<sessionId>", s.id()).replace("<ref>", s.ref()));
     }
 
     @Test

@@ -10,8 +10,10 @@ import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.util.backoff.FixedBackOff;
 
 /**
- * The batch container factory of the ledger's collection credits ({@code dev.lipa.payouts.ledger.CollectionCredits},
- * group {@code payouts-ledger}). The service's other listeners keep Spring Boot's record-at-a-time factory.
+ * The batch container factory of the ledger's credits: collections ({@code dev.lipa.payouts.ledger.CollectionCredits},
+ * group {@code payouts-ledger}) and card payments through the hosted checkout
+ * ({@code dev.lipa.payouts.ledger.CheckoutCredits}, group {@code payouts-checkout-credits}). The service's other
+ * listeners keep Spring Boot's record-at-a-time factory.
  */
 @Configuration(proxyBeanMethods = false)
 class LedgerKafkaConfiguration {

@@ -8,10 +8,14 @@ import java.util.UUID;
 /**
  * A movement of funds between a parent organisation and one of its sub-accounts: an allocation (parent to
  * sub-account) or a de-allocation (sub-account back to its parent). PENDING while its two ledger legs are applied,
- * then SUCCESS, or FAILED when the paying account's available balance did not cover it.
+ * then SUCCESS. A transfer the paying account cannot cover is removed, not kept (a refused request writes nothing);
+ * FAILED is only found on transfers stored before that rule.
+ *
+ * @param referenceId the caller's referenceId, or null
  */
 public record Transfer(UUID requestId, Type type, String parentOrganisationId, String subAccountId,
-    String initiatedBy, Currency currency, BigDecimal amount, Status status, Instant createdAt, Instant updatedAt) {
+    String initiatedBy, Currency currency, BigDecimal amount, String referenceId, Status status, Instant createdAt,
+    Instant updatedAt) {
 
   /** Which way the money goes. */
   public enum Type { ALLOCATION, DEALLOCATION }
@@ -33,7 +37,7 @@ public record Transfer(UUID requestId, Type type, String parentOrganisationId, S
     if (status != Status.PENDING) {
       throw new IllegalStateException("transfer " + requestId + " is " + status + " already");
     }
-    return new Transfer(requestId, type, parentOrganisationId, subAccountId, initiatedBy, currency, amount, next,
-        createdAt, now);
+    return new Transfer(requestId, type, parentOrganisationId, subAccountId, initiatedBy, currency, amount,
+        referenceId, next, createdAt, now);
   }
 }

@@ -13,6 +13,9 @@ import dev.lipa.common.events.Topics;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.outbox.OutboxEvent;
 import dev.lipa.payouts.money.Currency;
+import dev.lipa.payouts.requests.Claims;
+import dev.lipa.payouts.requests.RequestIdentity;
+import dev.lipa.payouts.requests.RequestKeys;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
@@ -22,19 +25,31 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.bson.Document;
+import org.bson.conversions.Bson;
 import org.bson.types.Decimal128;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Allocations and de-allocations in {@value #COLLECTION}, one document per transfer keyed by its requestId. */
+/**
+ * Allocations and de-allocations in {@value #COLLECTION}, one document per transfer keyed by its requestId, with the
+ * referenceId and Idempotency-Key of the request that created it under unique indexes ({@link RequestKeys}).
+ *
+ * <p>A PENDING transfer is <b>claimed</b>: {@code claimant} (a random token of whoever carries it on) until
+ * {@code claimedUntil}. Only the claimant completes or discards it, so the request that created it and the resume job
+ * that takes over an abandoned one never decide its end differently.
+ */
 @Component
 public class TransferStore {
 
   public static final String COLLECTION = "transfers";
+  static final String INDEX_PREFIX = "transfer";
   private static final String ID = "_id";
+  private static final String STATUS = "status";
+  private static final String INITIATED_BY = "initiatedBy";
 
   private final MongoCollection<Document> collection;
   private final Outbox outbox;
@@ -47,35 +62,55 @@ public class TransferStore {
     this.outbox = outbox;
     this.json = json;
     this.clock = clock;
+    RequestKeys.createIndexes(collection, INDEX_PREFIX);
     // the embedded store ignores these; a real MongoDB serves the lists and the resume sweep from them
     collection.createIndex(Indexes.ascending("subAccountId", "type", "createdAt"),
         new IndexOptions().name("transfer_sub_account"));
     collection.createIndex(Indexes.ascending("parentOrganisationId", "type", "createdAt"),
         new IndexOptions().name("transfer_parent"));
-    collection.createIndex(Indexes.ascending("status", "createdAt"), new IndexOptions().name("transfer_status"));
-  }
-
-  void insert(Transfer transfer) {
-    collection.insertOne(new Document(ID, transfer.requestId().toString())
-        .append("type", transfer.type().name())
-        .append("parentOrganisationId", transfer.parentOrganisationId())
-        .append("subAccountId", transfer.subAccountId())
-        .append("initiatedBy", transfer.initiatedBy())
-        .append("currency", transfer.currency().name())
-        .append("amount", new Decimal128(transfer.amount()))
-        .append("status", transfer.status().name())
-        .append("createdAt", Date.from(transfer.createdAt()))
-        .append("updatedAt", Date.from(transfer.updatedAt())));
+    collection.createIndex(Indexes.ascending(STATUS, "createdAt"), new IndexOptions().name("transfer_status"));
   }
 
   /**
-   * Compare-and-set PENDING to the transfer's status, with its {@code allocation.*} or {@code deallocation.*} event
-   * ({@code succeeded} or {@code failed}) on {@value Topics#PAYOUTS} in the same write; false when it was completed
-   * already.
+   * Stores a new transfer PENDING, claimed by {@code claimant} until {@code claimedUntil}: one insert.
+   *
+   * @throws dev.lipa.payouts.requests.RepeatedRequestException when an earlier request holds the referenceId or the
+   *     Idempotency-Key
    */
-  boolean complete(Transfer transfer) {
+  void insert(Transfer transfer, RequestIdentity identity, String claimant, Instant claimedUntil) {
+    Document document = new Document(ID, transfer.requestId().toString())
+        .append("type", transfer.type().name())
+        .append("parentOrganisationId", transfer.parentOrganisationId())
+        .append("subAccountId", transfer.subAccountId())
+        .append(INITIATED_BY, transfer.initiatedBy())
+        .append("currency", transfer.currency().name())
+        .append("amount", new Decimal128(transfer.amount()))
+        .append(STATUS, transfer.status().name())
+        .append("createdAt", Date.from(transfer.createdAt()))
+        .append("updatedAt", Date.from(transfer.updatedAt()));
+    RequestKeys.insert(collection, INDEX_PREFIX, Claims.stamp(document, claimant, claimedUntil), identity);
+  }
+
+  /** The transfer an earlier request with the same referenceId or Idempotency-Key created (by the same caller). */
+  Optional<RequestKeys.Match<Transfer>> findRepeat(RequestIdentity identity) {
+    return RequestKeys.findRepeat(collection, INITIATED_BY, identity, readable(), TransferStore::read);
+  }
+
+  /** One transfer the caller initiated. */
+  Optional<Transfer> find(String initiatedBy, UUID requestId) {
+    return Optional.ofNullable(collection.find(Filters.and(Filters.eq(ID, requestId.toString()),
+        Filters.eq(INITIATED_BY, initiatedBy))).projection(readable()).first()).map(TransferStore::read);
+  }
+
+  /**
+   * Compare-and-set PENDING (claimed by {@code claimant}) to the transfer's status, with its {@code allocation.*} or
+   * {@code deallocation.*} event on {@value Topics#PAYOUTS} in the same write; false when it was completed already
+   * or the claim passed to someone else.
+   */
+  boolean complete(Transfer transfer, String claimant) {
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("requestId", transfer.requestId().toString());
+    data.put("referenceId", transfer.referenceId());
     data.put("parentOrganisationId", transfer.parentOrganisationId());
     data.put("subAccountId", transfer.subAccountId());
     data.put("initiatedBy", transfer.initiatedBy());
@@ -87,18 +122,25 @@ public class TransferStore {
     // the event belongs to the paying organisation's stream; the data names both sides
     EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), type, 1, clock.instant(),
         transfer.payer(), data);
-    return outbox.update(Filters.and(Filters.eq(ID, transfer.requestId().toString()),
-            Filters.eq("status", Transfer.Status.PENDING.name())),
-        Updates.combine(Updates.set("status", transfer.status().name()),
-            Updates.set("updatedAt", Date.from(transfer.updatedAt()))),
+    return outbox.update(claimed(transfer, claimant),
+        Updates.combine(Updates.set(STATUS, transfer.status().name()),
+            Updates.set("updatedAt", Date.from(transfer.updatedAt())), Claims.released()),
         List.of(OutboxEvent.of(Topics.PAYOUTS, transfer.requestId().toString(), envelope, json))) != null;
+  }
+
+  /**
+   * Deletes a PENDING transfer the paying account could not cover (nothing moved), so that the refused request leaves
+   * nothing behind and its referenceId and key stay free; false when the claim passed to someone else.
+   */
+  boolean discard(Transfer transfer, String claimant) {
+    return collection.deleteOne(claimed(transfer, claimant)).getDeletedCount() > 0;
   }
 
   /** The de-allocations of one sub-account, newest first. */
   List<Transfer> deallocationsOf(String subAccountId) {
     return collection.find(Filters.and(Filters.eq("subAccountId", subAccountId),
             Filters.eq("type", Transfer.Type.DEALLOCATION.name())))
-        .projection(Projections.exclude(Outbox.EVENTS, Outbox.PENDING_SINCE))
+        .projection(readable())
         .sort(Sorts.descending("createdAt")).map(TransferStore::read).into(new ArrayList<>());
   }
 
@@ -106,24 +148,35 @@ public class TransferStore {
   List<Transfer> deallocationsUnder(String parentOrganisationId) {
     return collection.find(Filters.and(Filters.eq("parentOrganisationId", parentOrganisationId),
             Filters.eq("type", Transfer.Type.DEALLOCATION.name())))
-        .projection(Projections.exclude(Outbox.EVENTS, Outbox.PENDING_SINCE))
+        .projection(readable())
         .sort(Sorts.descending("createdAt")).map(TransferStore::read).into(new ArrayList<>());
   }
 
-  /** PENDING transfers created before the cut-off: what a crash interrupted (a system job). */
-  List<Transfer> pendingBefore(Instant cutoff, int limit) {
-    return collection.find(Filters.and(Filters.eq("status", Transfer.Status.PENDING.name()),
-            Filters.lt("createdAt", Date.from(cutoff))))
-        .limit(limit).map(TransferStore::read).into(new ArrayList<>());
+  /**
+   * Takes over PENDING transfers created before {@code createdBefore} whose claim has ended, for {@code claimant}
+   * until {@code claimedUntil} ({@link Claims#takeOverAbandoned}; a system job, not scoped by organisation).
+   */
+  List<Transfer> claimAbandoned(Instant createdBefore, Instant now, String claimant, Instant claimedUntil,
+      int limit) {
+    return Claims.takeOverAbandoned(collection, Transfer.Status.PENDING.name(), createdBefore, now, claimant,
+        claimedUntil, limit, readable(), TransferStore::read);
+  }
+
+  private static Bson claimed(Transfer transfer, String claimant) {
+    return Claims.heldBy(transfer.requestId().toString(), Transfer.Status.PENDING.name(), claimant);
+  }
+
+  private static Bson readable() {
+    return Projections.exclude(Outbox.EVENTS, Outbox.PENDING_SINCE);
   }
 
   private static Transfer read(Document d) {
     Object amount = d.get("amount");
     return new Transfer(UUID.fromString(d.getString(ID)), Transfer.Type.valueOf(d.getString("type")),
-        d.getString("parentOrganisationId"), d.getString("subAccountId"), d.getString("initiatedBy"),
+        d.getString("parentOrganisationId"), d.getString("subAccountId"), d.getString(INITIATED_BY),
         Currency.valueOf(d.getString("currency")),
         amount instanceof Decimal128 dec ? dec.bigDecimalValue() : new BigDecimal(amount.toString()),
-        Transfer.Status.valueOf(d.getString("status")), d.getDate("createdAt").toInstant(),
+        RequestKeys.referenceId(d), Transfer.Status.valueOf(d.getString(STATUS)), d.getDate("createdAt").toInstant(),
         d.getDate("updatedAt").toInstant());
   }
 }

@@ -147,9 +147,12 @@ public class Ledger implements AutoCloseable {
     return group.stream().filter(credit -> apply(credit, false)).toList();
   }
 
-  /** Adds sandbox money to the account; returns the balance after it. */
-  public Balance topUp(String organisationId, Currency currency, BigDecimal amount) {
-    apply(new Movement(organisationId, currency, MovementKind.TOP_UP, UUID.randomUUID().toString(), amount));
+  /**
+   * Adds sandbox money to the account, once per {@code topUpId} (repeating it changes nothing); returns the balance
+   * after it.
+   */
+  public Balance topUp(String organisationId, Currency currency, String topUpId, BigDecimal amount) {
+    apply(new Movement(organisationId, currency, MovementKind.TOP_UP, topUpId, amount));
     return balance(organisationId, currency);
   }
 
@@ -189,7 +192,7 @@ public class Ledger implements AutoCloseable {
   private boolean apply(Movement movement) {
     MovementKind kind = movement.kind();
     boolean lateRepeatPossible = kind == MovementKind.CREDIT || kind == MovementKind.TRANSFER_OUT
-        || kind == MovementKind.TRANSFER_IN;
+        || kind == MovementKind.TRANSFER_IN || kind == MovementKind.TOP_UP;
     return apply(movement, lateRepeatPossible);
   }
 

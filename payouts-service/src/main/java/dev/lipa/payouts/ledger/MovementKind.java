@@ -13,7 +13,10 @@ public enum MovementKind {
   OPENING(1, 0, Guard.NONE),
   /** A sandbox top-up ({@code POST /balance/top-up}). */
   TOP_UP(1, 0, Guard.NONE),
-  /** A successful collection (STK or bank) credited from {@code payments.collections.v1}. */
+  /**
+   * A successful collection (STK or bank, from {@code payments.collections.v1}) or a card payment through the hosted
+   * checkout (from {@code payments.checkout.v1}).
+   */
   CREDIT(1, 0, Guard.NONE),
   /** A payout accepted: its amount moves from available to reserved; refused when available does not cover it. */
   RESERVE(-1, 1, Guard.AVAILABLE_COVERS),

@@ -35,9 +35,9 @@ public final class SendMoneyRequest {
     String currencyCode = fields.text("currencyCode", false, 0);
     Currency currency = Currency.DEFAULT;
     if (currencyCode != null) {
-      currency = Currency.of(currencyCode).orElse(null);
+      currency = Currency.payout(currencyCode).orElse(null);
       if (currency == null) {
-        errors.add("currencyCode", "currencyCode must be one of " + Currency.codes());
+        errors.add("currencyCode", "currencyCode must be one of " + Currency.payoutCodes());
       }
     }
 

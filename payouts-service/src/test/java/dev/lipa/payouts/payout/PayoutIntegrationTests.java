@@ -159,6 +159,7 @@ class PayoutIntegrationTests extends PayoutsIntegrationTest {
 
       assertThat(again.status()).isEqualTo(201);
       assertThat(again.json().get("data").get("requestId").stringValue()).isEqualTo(first);
+      assertThat(again.headers().firstValue("Idempotent-Replayed")).hasValue("true");
       assertThat(other.status()).isEqualTo(409);
       assertThat(balance(org, "KSH")[0].add(balance(org, "KSH")[1])).isLessThanOrEqualTo(new BigDecimal("1000"));
       assertThat(database.getCollection("payouts").countDocuments(new org.bson.Document("organisationId", org)))
@@ -196,7 +197,9 @@ class PayoutIntegrationTests extends PayoutsIntegrationTest {
         Arguments.of(named("UGX without customerName", """
             {"phoneNumber":"256772123456","amount":5000,"currencyCode":"UGX","narration":"n",
              "callbackUrl":"https://m.example/cb"}"""), "customerName"),
-        Arguments.of(named("an unknown currency", kenyan("254712345678", 10).replace("{", "{\"currencyCode\":\"USD\",")),
+        Arguments.of(named("USD, which no rail pays out",
+            kenyan("254712345678", 10).replace("{", "{\"currencyCode\":\"USD\",")), "currencyCode"),
+        Arguments.of(named("an unknown currency", kenyan("254712345678", 10).replace("{", "{\"currencyCode\":\"EUR\",")),
             "currencyCode"),
         Arguments.of(named("a loopback callbackUrl (SSRF)", kenyan("254712345678", 10)
             .replaceAll("\"callbackUrl\":\"[^\"]*\"", "\"callbackUrl\":\"http://127.0.0.1:9000/cb\"")), "callbackUrl"),

@@ -1,14 +1,22 @@
 package dev.lipa.payouts.deallocation.web;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.lipa.common.idempotency.IdempotencyKeys;
+import dev.lipa.common.idempotency.IdempotentEndpoint;
+import dev.lipa.common.idempotency.IdempotentRequest;
+import dev.lipa.common.idempotency.RequestFingerprint;
 import dev.lipa.common.json.JsonFields;
 import dev.lipa.common.servlet.Caller;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.payouts.deallocation.Transfer;
 import dev.lipa.payouts.deallocation.Transfers;
+import dev.lipa.payouts.ledger.InsufficientBalanceException;
 import dev.lipa.payouts.money.Currency;
 import dev.lipa.payouts.organisations.Organisations;
+import dev.lipa.payouts.requests.OnceOnly;
+import dev.lipa.payouts.requests.RequestConflictException;
+import dev.lipa.payouts.requests.RequestIdentity;
 import jakarta.servlet.http.HttpServletRequest;
 import java.math.BigDecimal;
 import java.util.List;
@@ -26,52 +34,74 @@ import tools.jackson.databind.JsonNode;
  * Endpoints 15 and 16 of the spec (the de-allocation lists) and our additions that create transfers:
  * {@code POST /api/sandbox/v1/de-allocations/allocate} (a parent funds one of its sub-accounts) and
  * {@code POST /api/sandbox/v1/de-allocations} (funds go back from a sub-account to its parent; the parent or the
- * sub-account itself may ask). Body of both: {@code {subAccountId, amount, currency}} (currency KSH by default).
+ * sub-account itself may ask). Body of both: {@code {subAccountId, amount, currency, referenceId}} (currency KSH by
+ * default, referenceId optional). Both honour an {@code Idempotency-Key} and a {@code referenceId} like payouts.
  */
 @RestController
 class DeallocationController {
 
   static final String BASE = "/api/sandbox/v1/de-allocations";
+  static final String ALLOCATE = BASE + "/allocate";
   private static final String NOT_FOUND = "sub-account not found";
 
   private final Transfers transfers;
   private final Organisations organisations;
+  private final IdempotentEndpoint idempotent;
 
-  DeallocationController(Transfers transfers, Organisations organisations) {
+  DeallocationController(Transfers transfers, Organisations organisations, IdempotentEndpoint idempotent) {
     this.transfers = transfers;
     this.organisations = organisations;
+    this.idempotent = idempotent;
   }
 
-  @PostMapping(path = BASE + "/allocate", consumes = MediaType.APPLICATION_JSON_VALUE,
+  @PostMapping(path = ALLOCATE, consumes = MediaType.APPLICATION_JSON_VALUE,
       produces = MediaType.APPLICATION_JSON_VALUE)
-  ResponseEntity<Envelope<Item>> allocate(@RequestBody JsonNode body, HttpServletRequest request) {
-    Command command = Command.from(body);
+  ResponseEntity<?> allocate(@RequestBody JsonNode body, HttpServletRequest request) {
+    Command command = Command.from(body, request);
     String caller = Caller.organisationId(request);
     if (!organisations.isSubAccountOf(command.subAccountId(), caller)) {
       throw ApiException.notFound(NOT_FOUND);
     }
-    return answer(transfers.execute(Transfer.Type.ALLOCATION, caller, command.subAccountId(), caller,
-        command.currency(), command.amount()), "allocation");
+    return run("POST " + ALLOCATE, Transfer.Type.ALLOCATION, caller, command, body, "allocation");
   }
 
   @PostMapping(path = BASE, consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
-  ResponseEntity<Envelope<Item>> deallocate(@RequestBody JsonNode body, HttpServletRequest request) {
-    Command command = Command.from(body);
+  ResponseEntity<?> deallocate(@RequestBody JsonNode body, HttpServletRequest request) {
+    Command command = Command.from(body, request);
     String caller = Caller.organisationId(request);
     String parent = organisations.parentOf(command.subAccountId()).orElse(null);
     if (parent == null || !(caller.equals(parent) || caller.equals(command.subAccountId()))) {
       throw ApiException.notFound(NOT_FOUND);
     }
-    return answer(transfers.execute(Transfer.Type.DEALLOCATION, parent, command.subAccountId(), caller,
-        command.currency(), command.amount()), "de-allocation");
+    return run("POST " + BASE, Transfer.Type.DEALLOCATION, parent, command, body, "de-allocation");
   }
 
-  private static ResponseEntity<Envelope<Item>> answer(Transfer transfer, String what) {
-    if (transfer.status() == Transfer.Status.FAILED) {
-      return ResponseEntity.status(HttpStatus.UNPROCESSABLE_CONTENT).body(new Envelope<>(
-          HttpStatus.UNPROCESSABLE_CONTENT.value(), "insufficient balance for the " + what, Item.of(transfer), null));
-    }
-    return ResponseEntity.status(HttpStatus.CREATED).body(Envelope.created(what + " completed", Item.of(transfer)));
+  /**
+   * Runs a checked request under its Idempotency-Key (refusals above never touch the key store) and answers with
+   * the transfer; a repeat of an earlier request gets that request's answer, marked {@code Idempotent-Replayed}.
+   */
+  private ResponseEntity<?> run(String scope, Transfer.Type type, String parent, Command command, JsonNode body,
+      String what) {
+    String caller = command.caller();
+    String fingerprint = RequestFingerprint.of(body);
+    return idempotent.execute(new IdempotentRequest(caller, scope, command.idempotencyKey(), fingerprint), claim -> {
+      RequestIdentity identity = new RequestIdentity(caller, scope, fingerprint, command.referenceId(),
+          claim == null ? null : claim.id());
+      OnceOnly.Result<Transfer> execution;
+      try {
+        execution = transfers.execute(type, parent, command.subAccountId(), command.currency(), command.amount(),
+            identity);
+      } catch (InsufficientBalanceException e) {
+        throw new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, e.getMessage());
+      } catch (RequestConflictException e) {
+        throw ApiException.conflict(e.getMessage());
+      }
+      ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.CREATED);
+      if (execution.replayed()) {
+        response.header(IdempotencyKeys.REPLAYED_HEADER, "true");
+      }
+      return response.body(Envelope.created(what + " completed", Item.of(execution.record())));
+    });
   }
 
   /** The caller's de-allocations (as a sub-account), newest first. */
@@ -100,10 +130,14 @@ class DeallocationController {
     }
   }
 
-  record Command(String subAccountId, BigDecimal amount, Currency currency) {
+  /** A checked transfer request: the body's fields, the Idempotency-Key header and the caller. */
+  record Command(String subAccountId, BigDecimal amount, Currency currency, String referenceId,
+      String idempotencyKey, String caller) {
 
-    static Command from(JsonNode body) {
+    /** Reads the body and the header; one 400 names every failing field, the header's included. */
+    static Command from(JsonNode body, HttpServletRequest request) {
       JsonFields fields = JsonFields.of(body);
+      String key = IdempotencyKeys.readKey(request.getHeader(IdempotencyKeys.HEADER), fields.errors());
       String subAccountId = fields.text("subAccountId", true, 64);
       BigDecimal amount = fields.positiveAmount("amount", true, true);
       String code = fields.text("currency", false, 0);
@@ -114,8 +148,9 @@ class DeallocationController {
           fields.errors().add("currency", "currency must be one of " + Currency.codes());
         }
       }
+      String referenceId = RequestIdentity.readReferenceId(fields);
       fields.errors().throwIfAny();
-      return new Command(subAccountId, amount, currency);
+      return new Command(subAccountId, amount, currency, referenceId, key, Caller.organisationId(request));
     }
   }
 }

@@ -123,8 +123,12 @@ class PayoutController {
       } catch (Payouts.ReferenceConflictException e) {
         throw ApiException.conflict(e.getMessage());
       }
-      return ResponseEntity.status(HttpStatus.CREATED)
-          .body(Envelope.created(message, answer.apply(acceptance.payout())));
+      ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.CREATED);
+      if (acceptance.replayed()) {
+        // a repeated referenceId (the key's own replays are marked by the idempotent endpoint)
+        response.header(IdempotencyKeys.REPLAYED_HEADER, "true");
+      }
+      return response.body(Envelope.created(message, answer.apply(acceptance.payout())));
     });
   }
 
@@ -209,9 +213,9 @@ class PayoutController {
     }
     Currency currency = null;
     if (currencyCode != null) {
-      currency = Currency.of(currencyCode).orElse(null);
+      currency = Currency.payout(currencyCode).orElse(null);
       if (currency == null) {
-        errors.add("currencyCode", "currencyCode must be one of " + Currency.codes());
+        errors.add("currencyCode", "currencyCode must be one of " + Currency.payoutCodes());
       }
     }
     if (page < 0) {

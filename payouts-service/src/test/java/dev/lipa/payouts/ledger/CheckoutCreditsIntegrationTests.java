@@ -1,0 +1,132 @@
+package dev.lipa.payouts.ledger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lipa.common.events.Topics;
+import dev.lipa.common.testsupport.SharedInfra;
+import dev.lipa.payouts.PayoutsIntegrationTest;
+import dev.lipa.payouts.money.Currency;
+import java.math.BigDecimal;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/**
+ * Card payments through the hosted checkout, end to end at this service: checkout.succeeded published on the real
+ * broker as checkout-service publishes it, the balance read back through the API.
+ *
+ * <p>"Nothing more happened" is proved without waiting on a clock: after a repeat, a marker payment of another
+ * organisation goes out under the same record key, so it shares the repeat's partition and is credited after it.
+ */
+class CheckoutCreditsIntegrationTests extends PayoutsIntegrationTest {
+
+  @Autowired
+  LedgerStore ledgerStore;
+
+  /** checkout.succeeded as checkout-service writes it (see PaymentFlowIntegrationTests, which pins it). */
+  private static String succeeded(String eventId, String org, String sessionId, String amount, String currency,
+      String method) {
+    return """
+        {"eventId":"%s","type":"checkout.succeeded","version":1,"occurredAt":"2026-03-01T09:00:05.123456Z",\
+        "organisationId":"%s","data":{"checkoutSessionId":"%s","checkoutRef":"cs_%s","status":"SUCCEEDED",\
+        "amount":%s,"currency":"%s","externalReference":"ORD-42","paymentReference":"PAY-42",\
+        "attempt":{"number":1,"paymentMethod":"%s","status":"SUCCEEDED","cardBrand":"VISA","cardLast4":"4242",\
+        "stkRequestId":null,"reason":null}}}""".formatted(eventId, org, sessionId, sessionId, amount, currency,
+        method);
+  }
+
+  private static void publish(String key, String... values) {
+    Properties props = new Properties();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafkaBootstrapServers());
+    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+    props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+      for (String value : values) {
+        producer.send(new ProducerRecord<>(Topics.CHECKOUT, key, value)).get();
+      }
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Publishes a card payment of a fresh organisation under {@code key} and waits until it is credited. */
+  private void markerAfter(String key) {
+    String marker = newOrganisation();
+    publish(key, succeeded(UUID.randomUUID().toString(), marker, UUID.randomUUID().toString(), "1", "USD", "CARD"));
+    await(() -> balance(marker, "USD")[0].compareTo(BigDecimal.ONE) == 0);
+  }
+
+  private long creditsOf(String org, Currency currency) {
+    return ledgerStore.entries(org, currency).stream().filter(e -> e.kind() == MovementKind.CREDIT).count();
+  }
+
+  @Nested
+  class CardPayments {
+
+    @Test
+    void aCardPaymentCreditsTheMerchantOnceHoweverOftenItsEventArrives() {
+      String org = newOrganisation();
+      String session = UUID.randomUUID().toString();
+      String event = succeeded(UUID.randomUUID().toString(), org, session, "1500.50", "KES", "CARD");
+
+      publish(session, event);
+      await(() -> balance(org, "KSH")[0].compareTo(new BigDecimal("2500.50")) == 0);
+      // redelivered as it was, then republished by the outbox sweeper under a new eventId
+      publish(session, event, succeeded(UUID.randomUUID().toString(), org, session, "1500.50", "KES", "CARD"));
+      markerAfter(session);
+
+      assertThat(balance(org, "KSH")[0]).isEqualByComparingTo("2500.50");
+      assertThat(creditsOf(org, Currency.KSH)).isEqualTo(1);
+      assertThat(ledgerStore.entries(org, Currency.KSH)).filteredOn(e -> e.kind() == MovementKind.CREDIT)
+          .extracting(LedgerEntry::requestId).containsExactly("checkout.succeeded:" + session);
+    }
+
+    @Test
+    void aUsdCardPaymentCreditsTheUsdAccountWhichIsListedButCannotBePaidOut() {
+      String org = newOrganisation();
+      String session = UUID.randomUUID().toString();
+
+      publish(session, succeeded(UUID.randomUUID().toString(), org, session, "25.99", "USD", "CARD"));
+      await(() -> balance(org, "USD")[0].compareTo(new BigDecimal("25.99")) == 0);
+
+      assertThat(balance(org, "KSH")[0]).isEqualByComparingTo("1000");
+      var payout = http().postJson(SEND_MONEY, kenyan("254712345678", 20).replace("{", "{\"currencyCode\":\"USD\","),
+          as(org));
+      assertThat(payout.status()).isEqualTo(400);
+      assertThat(payout.json().get("errors").get("currencyCode").get(0).stringValue())
+          .isEqualTo("currencyCode must be one of KSH, TZS, UGX");
+      assertThat(balance(org, "USD")[0]).isEqualByComparingTo("25.99");
+      assertThat(balance(org, "USD")[1]).isEqualByComparingTo("0");
+    }
+
+    @Test
+    void anMpesaCheckoutPaymentIsNotCreditedASecondTimeFromTheCheckoutEvent() {
+      String org = newOrganisation();
+      String session = UUID.randomUUID().toString();
+
+      publish(session, succeeded(UUID.randomUUID().toString(), org, session, "700", "KES", "MPESA_STK"));
+      markerAfter(session);
+
+      assertThat(balance(org, "KSH")[0]).isEqualByComparingTo("1000");
+      assertThat(creditsOf(org, Currency.KSH)).isZero();
+    }
+
+    @Test
+    void anUnreadableRecordIsSkippedAndTheRestOfItsBatchIsCredited() {
+      String org = newOrganisation();
+      String session = UUID.randomUUID().toString();
+
+      publish(session, "not json", succeeded(UUID.randomUUID().toString(), org, session, "10", "EUR", "CARD"),
+          succeeded(UUID.randomUUID().toString(), org, session, "12", "KSH", "CARD"));
+
+      await(() -> balance(org, "KSH")[0].compareTo(new BigDecimal("1012")) == 0);
+      assertThat(creditsOf(org, Currency.KSH)).isEqualTo(1);
+    }
+  }
+}
