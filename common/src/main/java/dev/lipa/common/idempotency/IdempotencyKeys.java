@@ -36,8 +36,10 @@ import org.slf4j.LoggerFactory;
  *       its lease (its claimant died) is taken over by a compare-and-set on the old owner token.</li>
  *   <li>the caller executes the request, stamping the record it creates with {@link IdempotencyClaim#recordKey()}
  *       in a field under a unique index;</li>
- *   <li>{@link #complete} stores the response (compare-and-set on the owner) or {@link #release} deletes the
- *       document so the client may retry (a 5xx, or a refusal, which writes nothing).</li>
+ *   <li>{@link #complete} stores the response (compare-and-set on the owner); {@link #release} deletes the document
+ *       after a refusal (a 4xx, which writes nothing), so the key can be used again with a corrected body;
+ *       {@link #abandon} ends the lease at once after a failure (a 5xx or an exception, which may have written the
+ *       record before it failed), so the client may retry at once and the retry keeps the same record key.</li>
  * </ol>
  *
  * <p>Crash windows, and why none of them executes a request twice:
@@ -181,9 +183,21 @@ public final class IdempotencyKeys implements AutoCloseable {
         Updates.unset("leaseUntil"))).getModifiedCount() > 0;
   }
 
-  /** Frees the key so the client can retry: nothing is kept of the attempt. */
+  /**
+   * Frees the key after a refusal, which wrote nothing: nothing is kept of the attempt, and the key may be used again
+   * with another body.
+   */
   public void release(IdempotencyClaim claim) {
     collection.deleteOne(owned(claim));
+  }
+
+  /**
+   * Ends the claim's lease now after a failure that may have written the request's record: the next attempt with the
+   * same body takes the key over at once and keeps its record key, so it finds that record instead of creating a
+   * second one (see the class comment).
+   */
+  public void abandon(IdempotencyClaim claim) {
+    collection.updateOne(owned(claim), Updates.set("leaseUntil", Date.from(clock.instant())));
   }
 
   /** Deletes keys past their {@code expiresAt}; returns how many. */

@@ -1,6 +1,7 @@
 package dev.lipa.common.idempotency;
 
 import dev.lipa.common.web.ApiException;
+import dev.lipa.common.web.ValidationException;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,11 +17,16 @@ import tools.jackson.databind.json.JsonMapper;
  *       the same key and the same body, with the header {@code Idempotent-Replayed: true};</li>
  *   <li>the same key with a different body: 409; the same key while the first request still runs: 409 ("still being
  *       processed"), nothing stored;</li>
- *   <li>a refusal (4xx) or a failure (5xx or an exception): the key is released, nothing is kept, and the client may
- *       retry. Refusals are not stored (unlike Stripe's executed 4xx) because a refused request must write nothing
- *       and our refusals are functions of the body and the stored records, so a retry gets the same answer
- *       computed again. Validate the body <em>before</em> calling {@link #execute}, as Stripe does, so that a
- *       validation failure never touches the key store.</li>
+ *   <li>a refusal (a 4xx answer, or an {@link ApiException} with a 4xx status or a {@link ValidationException}
+ *       thrown by the action): the key is released, nothing is kept, and the client may retry, with another body
+ *       too. Refusals are not stored (unlike Stripe's executed 4xx) because a refused request must write nothing and
+ *       our refusals are functions of the body and the stored records, so a retry gets the same answer computed
+ *       again. Validate the body <em>before</em> calling {@link #execute}, as Stripe does, so that a validation
+ *       failure never touches the key store.</li>
+ *   <li>a failure (a 5xx answer or any other exception): the request may have written its record before it failed
+ *       (a store that applied an insert and then timed out), so the key is kept with its record key and only its
+ *       lease ends: a retry with the same body runs at once and finds that record through its unique record key,
+ *       instead of creating (and paying) a second one.</li>
  * </ul>
  * Keys are scoped by organisation and by {@link IdempotentRequest#scope()}. The action receives the claim (null
  * without a key) and must stamp the record it creates with {@link IdempotencyClaim#recordKey()} under a unique
@@ -60,7 +66,11 @@ public final class IdempotentEndpoint {
     try {
       response = action.apply(claim);
     } catch (RuntimeException | Error e) {
-      release(claim);
+      if (isRefusal(e)) {
+        release(claim);
+      } else {
+        abandon(claim);
+      }
       throw e;
     }
     if (response.getStatusCode().is2xxSuccessful()) {
@@ -72,8 +82,10 @@ public final class IdempotentEndpoint {
         // key turns it into the original answer
         log.warn("could not store the response of idempotency key {}: {}", claim.id(), e.toString());
       }
-    } else {
+    } else if (response.getStatusCode().is4xxClientError()) {
       release(claim);
+    } else {
+      abandon(claim);
     }
     return response;
   }
@@ -84,6 +96,20 @@ public final class IdempotentEndpoint {
         .contentType(MediaType.APPLICATION_JSON)
         .header(IdempotencyKeys.REPLAYED_HEADER, "true")
         .body(stored.body());
+  }
+
+  /** A refusal writes nothing: the action refused the request before any write (see the class comment). */
+  private static boolean isRefusal(Throwable e) {
+    return e instanceof ValidationException || e instanceof ApiException api && api.status().is4xxClientError();
+  }
+
+  private void abandon(IdempotencyClaim claim) {
+    try {
+      keys.abandon(claim);
+    } catch (RuntimeException e) {
+      // the lease runs out on its own and a retry takes the key over, with the same record key
+      log.warn("could not end the lease of idempotency key {}: {}", claim.id(), e.toString());
+    }
   }
 
   private void release(IdempotencyClaim claim) {

@@ -236,16 +236,69 @@ class IdempotencyKeysIntegrationTests {
     }
 
     @Test
-    void releasesTheKeyOnARefusalOrAFailureSoNothingIsKept() {
+    void releasesTheKeyOnARefusalSoItCanBeUsedAgainWithAnotherBody() {
       call("k1", "f1", HttpStatus.CONFLICT);
       assertThatThrownBy(() -> endpoint.execute(request("k2", "f1"), claim -> {
-        throw new IllegalStateException("boom");
-      })).isInstanceOf(IllegalStateException.class);
-      call("k3", "f1", HttpStatus.SERVICE_UNAVAILABLE);
+        throw new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "insufficient balance");
+      })).isInstanceOf(ApiException.class);
+      assertThatThrownBy(() -> endpoint.execute(request("k3", "f1"), claim -> {
+        throw dev.lipa.common.web.ValidationException.of("amount", "amount is required");
+      })).isInstanceOf(dev.lipa.common.web.ValidationException.class);
 
       assertThat(collection.countDocuments()).isZero();
-      call("k1", "f1", HttpStatus.CREATED);
+      call("k1", "f2", HttpStatus.CREATED);
+      call("k2", "f2", HttpStatus.CREATED);
       assertThat(executions).hasValue(3);
+    }
+
+    @Test
+    void letsARetryRunAtOnceAfterAFailureKeepingTheRecordKey() {
+      List<String> recordKeys = new java.util.ArrayList<>();
+      assertThatThrownBy(() -> endpoint.execute(request("k1", "f1"), claim -> {
+        recordKeys.add(claim.recordKey());
+        throw new IllegalStateException("the store timed out");
+      })).isInstanceOf(IllegalStateException.class);
+      endpoint.execute(request("k1", "f1"), claim -> {
+        recordKeys.add(claim.recordKey());
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).build();
+      });
+      ResponseEntity<?> third = endpoint.execute(request("k1", "f1"), claim -> {
+        recordKeys.add(claim.recordKey());
+        return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("n", 1));
+      });
+
+      // no lease to wait for, and the same record key every time (a record written before a failure is found)
+      assertThat(recordKeys).hasSize(3).containsOnly(recordKeys.getFirst());
+      assertThat(third.getStatusCode().value()).isEqualTo(201);
+    }
+
+    @Test
+    void aRecordWrittenBeforeAFailureIsTheRetrysAnswerNotASecondRecord() {
+      // the action of a payment endpoint: insert the record stamped with the claim's record key (unique), or answer
+      // with the record that key already made
+      MongoCollection<Document> records = mongo.getDatabase("idempotency-tests").getCollection("records-"
+          + UUID.randomUUID());
+      records.createIndex(new Document("recordKey", 1), new com.mongodb.client.model.IndexOptions().unique(true));
+      AtomicInteger timeouts = new AtomicInteger(1);
+      java.util.function.Function<IdempotencyClaim, ResponseEntity<?>> pay = claim -> {
+        String id = UUID.randomUUID().toString();
+        try {
+          records.insertOne(new Document("_id", id).append("recordKey", claim.recordKey()));
+        } catch (com.mongodb.MongoWriteException duplicate) {
+          id = records.find(Filters.eq("recordKey", claim.recordKey())).first().getString("_id");
+          return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("id", id));
+        }
+        if (timeouts.getAndDecrement() > 0) {
+          throw new IllegalStateException("the insert was applied, then the connection timed out");
+        }
+        return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("id", id));
+      };
+
+      assertThatThrownBy(() -> endpoint.execute(request("k1", "f1"), pay)).isInstanceOf(IllegalStateException.class);
+      ResponseEntity<?> retry = endpoint.execute(request("k1", "f1"), pay);
+
+      assertThat(records.countDocuments()).as("records paid").isEqualTo(1);
+      assertThat(retry.getBody()).isEqualTo(Map.of("id", records.find().first().getString("_id")));
     }
 
     @Test

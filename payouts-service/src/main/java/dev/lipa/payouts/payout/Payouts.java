@@ -26,7 +26,8 @@ import org.springframework.stereotype.Service;
  * <p>Order of writes and why. Accepting reserves first: a refusal for insufficient balance must write nothing, and
  * the guarded reservation is what serialises concurrent payouts of one account. A crash between the reservation and
  * the insert leaves a reservation no payout owns; the ledger's repair releases it after
- * {@code lipa.payouts.ledger.orphan-after}. An outcome settles or releases first and then completes the payout: the
+ * {@code lipa.payouts.ledger.orphan-after}. An insert that fails is not assumed to have written nothing: the
+ * reservation is released at once only when the payout is known to be absent. An outcome settles or releases first and then completes the payout: the
  * ledger step is idempotent for ever (the reservation's hold is removed exactly once), so when a crash falls between
  * the two, the overdue sweep asks the rail again and the repeated outcome skips the ledger and completes the payout.
  */
@@ -96,11 +97,16 @@ public class Payouts implements PayoutOutcomeHandler {
       return repeat(store.findByIdempotencyKey(organisationId, identity.idempotencyKey()), identity,
           "this Idempotency-Key was already used with a different request body");
     } catch (RuntimeException e) {
-      // nothing owns the reservation: give it back now rather than wait for the repair job
+      // The insert may have been applied before it failed (a store that wrote the payout and then timed out): its
+      // accepted event would then pay it, so its reservation must stay. Release only once the payout is known to be
+      // absent; when even that cannot be read, the ledger's repair releases the reservation after orphan-after,
+      // having checked that no payout owns it.
       try {
-        ledger.release(organisationId, request.currency(), requestId, request.amount());
-      } catch (RuntimeException releaseFailure) {
-        e.addSuppressed(releaseFailure);
+        if (!store.owns(organisationId, requestId.toString())) {
+          ledger.release(organisationId, request.currency(), requestId, request.amount());
+        }
+      } catch (RuntimeException unknown) {
+        e.addSuppressed(unknown);
       }
       throw e;
     }
