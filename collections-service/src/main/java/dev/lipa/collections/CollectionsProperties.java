@@ -129,12 +129,13 @@ public record CollectionsProperties(
    *     hour, whatever organisation asks
    * @param replicas how many collections-service replicas share the work: each enforces its share of every limit
    *     on its own, without a store write per push
-   * @param maxNumbers how many numbers' counts one replica keeps (the least used are forgotten first)
+   * @param maxNumbers how many numbers' counts one replica keeps (about 400 bytes each; the least used are forgotten
+   *     first)
    */
   public record PromptLimits(
       List<Limit> limits,
       @DefaultValue("1") int replicas,
-      @DefaultValue("100000") int maxNumbers) {
+      @DefaultValue("50000") int maxNumbers) {
 
     public PromptLimits {
       limits = limits == null || limits.isEmpty()

@@ -6,6 +6,7 @@ import dev.lipa.collections.CollectionsProperties;
 import dev.lipa.common.phone.MobileNumber;
 import dev.lipa.common.ratelimit.Limit;
 import dev.lipa.common.ratelimit.RateLimitExceededException;
+import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.TimeMeter;
@@ -28,7 +29,7 @@ public class PhonePromptLimits {
 
   static final String MESSAGE = "Too many payment prompts were sent to this phone number; try again later";
 
-  private final List<Limit> shares;
+  private final List<Bandwidth> shares;
   private final TimeMeter clock;
   private final Cache<String, Bucket> buckets;
 
@@ -38,11 +39,13 @@ public class PhonePromptLimits {
   }
 
   PhonePromptLimits(CollectionsProperties.PromptLimits settings, TimeMeter clock) {
-    this.shares = settings.limits().stream().map(limit -> limit.sharedBy(settings.replicas())).toList();
+    List<Limit> limits = settings.limits().stream().map(limit -> limit.sharedBy(settings.replicas())).toList();
+    // one set of bandwidths for every bucket (they are immutable): a number's bucket costs about 400 bytes
+    this.shares = limits.stream().map(Limit::bandwidth).toList();
     this.clock = clock;
     // an idle bucket is full again after its slowest refill: from then on it carries nothing and may go
     this.buckets = Caffeine.newBuilder().maximumSize(settings.maxNumbers())
-        .expireAfterAccess(Limit.longestRefill(shares)).build();
+        .expireAfterAccess(Limit.longestRefill(limits)).build();
   }
 
   /**
@@ -61,7 +64,7 @@ public class PhonePromptLimits {
 
   private Bucket newBucket() {
     LocalBucketBuilder builder = Bucket.builder().withCustomTimePrecision(clock);
-    shares.forEach(share -> builder.addLimit(share.bandwidth()));
+    shares.forEach(builder::addLimit);
     return builder.build();
   }
 
