@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.CacheControl;
@@ -29,8 +30,8 @@ import tools.jackson.databind.JsonNode;
  * {@code consumes} on purpose: a content-type mismatch then surfaces while reading the body, inside this controller,
  * where the handlers below see it (a mismatch found during handler lookup would reach only the common advice).
  *
- * <p>Failed requests are throttled per client address ({@link TokenThrottle}): the body is read first (a malformed
- * body is a 400 and no failure), then the throttle answers 429 or lets the credentials be checked.
+ * <p>Failed requests are throttled per client address and API key ({@link TokenThrottle}): the body is read first (a
+ * malformed body is a 400 and no failure), then the throttle answers 429 or lets the credentials be checked.
  */
 @RestController
 class TokenController {
@@ -62,7 +63,7 @@ class TokenController {
   }
 
   /** Runs the credential check: a refusal spends the attempt's tokens, anything else gives them back. */
-  private static TokenPair throttled(TokenThrottle.Attempt attempt, java.util.function.Supplier<TokenPair> check) {
+  private static TokenPair throttled(TokenThrottle.Attempt attempt, Supplier<TokenPair> check) {
     TokenPair pair;
     try {
       pair = check.get();

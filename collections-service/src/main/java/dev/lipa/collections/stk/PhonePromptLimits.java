@@ -29,9 +29,8 @@ public class PhonePromptLimits {
 
   static final String MESSAGE = "Too many payment prompts were sent to this phone number; try again later";
 
-  private final List<Bandwidth> shares;
   private final TimeMeter clock;
-  private final Cache<String, Bucket> buckets;
+  private volatile Buckets buckets;
 
   @Autowired
   public PhonePromptLimits(CollectionsProperties properties) {
@@ -39,13 +38,16 @@ public class PhonePromptLimits {
   }
 
   PhonePromptLimits(CollectionsProperties.PromptLimits settings, TimeMeter clock) {
-    List<Limit> limits = settings.limits().stream().map(limit -> limit.sharedBy(settings.replicas())).toList();
-    // one set of bandwidths for every bucket (they are immutable): a number's bucket costs about 400 bytes
-    this.shares = limits.stream().map(Limit::bandwidth).toList();
     this.clock = clock;
-    // an idle bucket is full again after its slowest refill: from then on it carries nothing and may go
-    this.buckets = Caffeine.newBuilder().maximumSize(settings.maxNumbers())
-        .expireAfterAccess(Limit.longestRefill(limits)).build();
+    this.buckets = Buckets.of(settings);
+  }
+
+  /**
+   * Starts afresh with other settings. For the integration tests, whose one shared service runs with raised limits
+   * (a second service in the same JVM would share its consumer groups) and whose limit tests set the real ones.
+   */
+  void reconfigure(CollectionsProperties.PromptLimits settings) {
+    this.buckets = Buckets.of(settings);
   }
 
   /**
@@ -54,7 +56,8 @@ public class PhonePromptLimits {
    * @throws RateLimitExceededException (429) when the number has had its prompts for now
    */
   public Permit acquire(MobileNumber number) {
-    Bucket bucket = buckets.get(number.value(), key -> newBucket());
+    Buckets current = buckets;
+    Bucket bucket = current.map().get(number.value(), key -> current.newBucket(clock));
     ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
     if (!probe.isConsumed()) {
       throw RateLimitExceededException.afterNanos(MESSAGE, probe.getNanosToWaitForRefill());
@@ -62,10 +65,22 @@ public class PhonePromptLimits {
     return new Permit(bucket);
   }
 
-  private Bucket newBucket() {
-    LocalBucketBuilder builder = Bucket.builder().withCustomTimePrecision(clock);
-    shares.forEach(builder::addLimit);
-    return builder.build();
+  /** The buckets of every number, and the bandwidths each new one gets (shared: they are immutable). */
+  private record Buckets(List<Bandwidth> shares, Cache<String, Bucket> map) {
+
+    static Buckets of(CollectionsProperties.PromptLimits settings) {
+      List<Limit> limits = settings.limits().stream().map(limit -> limit.sharedBy(settings.replicas())).toList();
+      // an idle bucket is full again after its slowest refill: from then on it carries nothing and may go. One set
+      // of bandwidths for every bucket: a number's bucket costs about 400 bytes
+      return new Buckets(limits.stream().map(Limit::bandwidth).toList(), Caffeine.newBuilder()
+          .maximumSize(settings.maxNumbers()).expireAfterAccess(Limit.longestRefill(limits)).build());
+    }
+
+    Bucket newBucket(TimeMeter clock) {
+      LocalBucketBuilder builder = Bucket.builder().withCustomTimePrecision(clock);
+      shares.forEach(builder::addLimit);
+      return builder.build();
+    }
   }
 
   /** A prompt taken from a number's allowance; given back when no prompt is sent after all (a replay, a failure). */

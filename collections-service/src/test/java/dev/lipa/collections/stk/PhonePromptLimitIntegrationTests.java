@@ -4,29 +4,43 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.model.Filters;
 import dev.lipa.collections.CollectionsIntegrationTest;
+import dev.lipa.collections.CollectionsProperties;
 import dev.lipa.common.testsupport.TestHttp;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.springframework.test.context.TestPropertySource;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * STK prompts per phone number, with the default limits (3 a minute, 10 an hour) instead of the raised ones the other
- * tests run with: a customer is not spammed, whatever spelling of the number, organisation or path asks.
+ * tests run with: a customer is not spammed, whatever spelling of the number, organisation or path asks. The limits
+ * are set on the shared service for these tests only (a second service in the test JVM would share its consumer
+ * groups and take the other tests' events).
  */
-@TestPropertySource(properties = {
-    "lipa.collections.prompt-limits.limits[0].capacity=3",
-    "lipa.collections.prompt-limits.limits[0].refill-tokens=3",
-    "lipa.collections.prompt-limits.limits[0].refill-period=1m",
-    "lipa.collections.prompt-limits.limits[1].capacity=10",
-    "lipa.collections.prompt-limits.limits[1].refill-tokens=10",
-    "lipa.collections.prompt-limits.limits[1].refill-period=1h"})
 class PhonePromptLimitIntegrationTests extends CollectionsIntegrationTest {
 
   private static final String INTERNAL = "/internal/v1/stk-pushes";
+
+  @Autowired
+  PhonePromptLimits limits;
+
+  @Autowired
+  CollectionsProperties properties;
+
+  @BeforeEach
+  void defaultLimits() {
+    limits.reconfigure(new CollectionsProperties.PromptLimits(null, 1, 1000));
+  }
+
+  @AfterEach
+  void raisedLimitsAgain() {
+    limits.reconfigure(properties.promptLimits());
+  }
 
   /** A fresh paying Kenyan number, as its eight national digits after 07. */
   private static String newNumber() {

@@ -7,28 +7,17 @@ import dev.lipa.collections.CollectionsProperties;
 import dev.lipa.common.phone.MobileCountry;
 import dev.lipa.common.phone.MobileNumber;
 import dev.lipa.common.ratelimit.RateLimitExceededException;
-import io.github.bucket4j.TimeMeter;
+import dev.lipa.common.testsupport.ManualTimeMeter;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class PhonePromptLimitsTests {
 
-  private final AtomicLong nanos = new AtomicLong();
+  private final ManualTimeMeter clock = new ManualTimeMeter();
   private final MobileNumber customer = MobileNumber.parse("0712345678", MobileCountry.KENYA).orElseThrow();
 
   private PhonePromptLimits limits(int replicas) {
-    return new PhonePromptLimits(new CollectionsProperties.PromptLimits(null, replicas, 1000), new TimeMeter() {
-      @Override
-      public long currentTimeNanos() {
-        return nanos.get();
-      }
-
-      @Override
-      public boolean isWallClockBased() {
-        return false;
-      }
-    });
+    return new PhonePromptLimits(new CollectionsProperties.PromptLimits(null, replicas, 1000), clock);
   }
 
   private int prompts(PhonePromptLimits limits, int attempts) {
@@ -50,7 +39,7 @@ class PhonePromptLimitsTests {
     int sent = 0;
     for (int minute = 0; minute < 60; minute++) {
       sent += prompts(limits, 5);
-      nanos.addAndGet(Duration.ofMinutes(1).toNanos());
+      clock.advance(Duration.ofMinutes(1));
     }
     // ten at once allowed by the hour, plus what the hour gave back while they were spent (one every six minutes)
     assertThat(sent).isBetween(10, 20);
@@ -78,7 +67,7 @@ class PhonePromptLimitsTests {
     // 3 a minute shared by 2: one at once each, then one every two minutes each
     PhonePromptLimits limits = limits(2);
     assertThat(prompts(limits, 5)).isEqualTo(1);
-    nanos.addAndGet(Duration.ofMinutes(2).toNanos());
+    clock.advance(Duration.ofMinutes(2));
     assertThat(prompts(limits, 5)).isEqualTo(1);
   }
 }

@@ -3,11 +3,10 @@ package dev.lipa.common.ratelimit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lipa.common.testsupport.ManualTimeMeter;
 import io.github.bucket4j.Bucket;
-import io.github.bucket4j.TimeMeter;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class LimitTests {
@@ -28,18 +27,18 @@ class LimitTests {
 
   @Test
   void aBucketOfSeveralLimitsPassesOnlyWhileEachHasAToken() {
-    AtomicLong nanos = new AtomicLong();
+    ManualTimeMeter clock = new ManualTimeMeter();
     Bucket bucket = Bucket.builder()
         .addLimit(Limit.perPeriod(3, Duration.ofMinutes(1)).bandwidth())
         .addLimit(Limit.perPeriod(10, Duration.ofHours(1)).bandwidth())
-        .withCustomTimePrecision(clock(nanos))
+        .withCustomTimePrecision(clock)
         .build();
     int passed = 0;
     for (int minute = 0; minute < 10; minute++) {
       for (int i = 0; i < 5; i++) {
         passed += bucket.tryConsume(1) ? 1 : 0;
       }
-      nanos.addAndGet(Duration.ofMinutes(1).toNanos());
+      clock.advance(Duration.ofMinutes(1));
     }
     // 3 a minute would allow 30 in ten minutes; 10 an hour (plus what it gave back meanwhile) holds it at 11
     assertThat(passed).isEqualTo(11);
@@ -64,19 +63,5 @@ class LimitTests {
     assertThat(RateLimitExceededException.retryAfterSeconds(Duration.ZERO)).isEqualTo(1);
     assertThat(RateLimitExceededException.retryAfterSeconds(Duration.ofMillis(59_001))).isEqualTo(60);
     assertThat(RateLimitExceededException.retryAfterSeconds(Duration.ofSeconds(60))).isEqualTo(60);
-  }
-
-  private static TimeMeter clock(AtomicLong nanos) {
-    return new TimeMeter() {
-      @Override
-      public long currentTimeNanos() {
-        return nanos.get();
-      }
-
-      @Override
-      public boolean isWallClockBased() {
-        return false;
-      }
-    };
   }
 }

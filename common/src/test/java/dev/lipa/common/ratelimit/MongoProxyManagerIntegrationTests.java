@@ -6,10 +6,10 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
+import dev.lipa.common.testsupport.ManualTimeMeter;
 import dev.lipa.common.testsupport.SharedInfra;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.EstimationProbe;
-import io.github.bucket4j.TimeMeter;
 import io.github.bucket4j.distributed.BucketProxy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ class MongoProxyManagerIntegrationTests {
 
   private static MongoClient mongo;
 
-  private final ManualClock clock = new ManualClock();
+  private final ManualTimeMeter clock = new ManualTimeMeter();
   private MongoCollection<Document> collection;
 
   @BeforeAll
@@ -154,26 +154,6 @@ class MongoProxyManagerIntegrationTests {
       replica.removeExpired(100);
 
       assertThat(bucket.getAvailableTokens()).isEqualTo(3);
-    }
-  }
-
-  /** A clock the tests move; every replica of a test reads the same one. */
-  static final class ManualClock implements TimeMeter {
-
-    private final AtomicLong nanos = new AtomicLong(System.currentTimeMillis() * 1_000_000);
-
-    void advance(Duration duration) {
-      nanos.addAndGet(duration.toNanos());
-    }
-
-    @Override
-    public long currentTimeNanos() {
-      return nanos.get();
-    }
-
-    @Override
-    public boolean isWallClockBased() {
-      return true;
     }
   }
 }

@@ -3,29 +3,18 @@ package dev.lipa.gateway.ratelimit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lipa.common.ratelimit.Limit;
-import io.github.bucket4j.TimeMeter;
+import dev.lipa.common.testsupport.ManualTimeMeter;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class OrganisationRateLimitsTests {
 
-  private final AtomicLong nanos = new AtomicLong();
+  private final ManualTimeMeter clock = new ManualTimeMeter();
   private final OrganisationLimitProperties defaults =
       new OrganisationLimitProperties(50, 2, 1000, Duration.ofMinutes(2));
 
   private OrganisationRateLimits limits(int replicas) {
-    return new OrganisationRateLimits(defaults, replicas, new TimeMeter() {
-      @Override
-      public long currentTimeNanos() {
-        return nanos.get();
-      }
-
-      @Override
-      public boolean isWallClockBased() {
-        return false;
-      }
-    });
+    return new OrganisationRateLimits(defaults, replicas, clock);
   }
 
   private int admitted(OrganisationRateLimits limits, String organisation, Integer perSecond, int attempts) {
@@ -40,7 +29,7 @@ class OrganisationRateLimitsTests {
   void theDefaultIsFiftyASecondWithABurstOfAHundred() {
     OrganisationRateLimits limits = limits(1);
     assertThat(admitted(limits, "org", null, 150)).isEqualTo(100);
-    nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+    clock.advance(Duration.ofSeconds(1));
     assertThat(admitted(limits, "org", null, 150)).isEqualTo(50);
   }
 
@@ -49,7 +38,7 @@ class OrganisationRateLimitsTests {
     OrganisationRateLimits limits = limits(2);
     assertThat(limits.share(10)).isEqualTo(new Limit(10, 10, Duration.ofSeconds(2)));
     assertThat(admitted(limits, "org", 10, 50)).isEqualTo(10);
-    nanos.addAndGet(Duration.ofSeconds(2).toNanos());
+    clock.advance(Duration.ofSeconds(2));
     assertThat(admitted(limits, "org", 10, 50)).isEqualTo(10);
   }
 
@@ -67,7 +56,7 @@ class OrganisationRateLimitsTests {
 
     // a token minted after the operator raised the limit: the empty bucket fills at the new rate
     assertThat(admitted(limits, "org", 100, 50)).isZero();
-    nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+    clock.advance(Duration.ofSeconds(1));
     assertThat(admitted(limits, "org", 100, 500)).isEqualTo(100);
   }
 }
