@@ -17,7 +17,10 @@ import org.springframework.test.context.ContextConfiguration;
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = "lipa.operator.token=" + AuthFixtures.OPERATOR_TOKEN)
+    properties = {"lipa.operator.token=" + AuthFixtures.OPERATOR_TOKEN,
+        // only 127.0.0.1 is a trusted proxy here, so a test can also call from another loopback address that is not
+        // (tokens.TokenThrottleIntegrationTests)
+        "lipa.rate-limits.trusted-proxies=127.0.0.1/32"})
 @ContextConfiguration(initializers = SharedInfraInitializer.class)
 public @interface AuthServiceIntegrationTest {
 }

@@ -13,12 +13,17 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A real local HTTP server standing in for collections-service's internal STK endpoint (and for the merchant's
- * success and cancel pages in browser tests). Numbers ending in 000 are refused with a field error.
+ * success and cancel pages in browser tests). Numbers ending in 000 are refused with a field error, numbers ending in
+ * 429 as a number that has had its prompts (collections' per-number limit).
  */
 public final class CollectionsStub {
 
   public static final String TOKEN = "test-internal-token";
   public static final String REFUSED_PHONE = "0712000000";
+  /** A number that has had its prompts: collections answers 429 (numbers ending in 429). */
+  public static final String LIMITED_PHONE = "0712000429";
+  public static final String LIMITED_MESSAGE =
+      "Too many payment prompts were sent to this phone number; try again later";
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static CollectionsStub shared;
 
@@ -73,6 +78,12 @@ public final class CollectionsStub {
     if (body.path("phoneNumber").asString("").endsWith("000")) {
       respond(exchange, 400, "application/json", "{\"status\":400,\"message\":\"Validation failed\",\"data\":null,"
           + "\"errors\":{\"phoneNumber\":[\"phoneNumber must be a Kenyan mobile number\"]}}");
+      return;
+    }
+    if (body.path("phoneNumber").asString("").endsWith("429")) {
+      exchange.getResponseHeaders().set("Retry-After", "20");
+      respond(exchange, 429, "application/json", "{\"status\":429,\"message\":\"" + LIMITED_MESSAGE
+          + "\",\"data\":null}");
       return;
     }
     String requestId = UUID.randomUUID().toString();

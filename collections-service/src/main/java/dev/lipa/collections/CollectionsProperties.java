@@ -1,7 +1,9 @@
 package dev.lipa.collections;
 
 import java.time.Duration;
+import dev.lipa.common.ratelimit.Limit;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -15,6 +17,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param overdue when a PENDING push counts as overdue and its outcome is asked for again
  * @param idempotency how long Idempotency-Key responses are kept and how keys are looked after
  * @param bank the partner banks that may notify deposits, and how their signatures are checked
+ * @param promptLimits how often one phone number may be sent an STK prompt
  */
 @ConfigurationProperties("lipa.collections")
 public record CollectionsProperties(
@@ -23,7 +26,8 @@ public record CollectionsProperties(
     @DefaultValue Sandbox sandbox,
     @DefaultValue Overdue overdue,
     @DefaultValue Idempotency idempotency,
-    @DefaultValue Bank bank) {
+    @DefaultValue Bank bank,
+    @DefaultValue PromptLimits promptLimits) {
 
   /**
    * @param sweepInterval how often stale outbox events are looked for
@@ -117,6 +121,30 @@ public record CollectionsProperties(
           throw new IllegalArgumentException("lipa.collections.bank.partners." + code + ".secret must be set");
         }
       });
+    }
+  }
+
+  /**
+   * @param limits prompts per phone number, all of which must have a token left: by default 3 a minute and 10 an
+   *     hour, whatever organisation asks
+   * @param replicas how many collections-service replicas share the work: each enforces its share of every limit
+   *     on its own, without a store write per push
+   * @param maxNumbers how many numbers' counts one replica keeps (about 400 bytes each; the least used are forgotten
+   *     first)
+   */
+  public record PromptLimits(
+      List<Limit> limits,
+      @DefaultValue("1") int replicas,
+      @DefaultValue("50000") int maxNumbers) {
+
+    public PromptLimits {
+      limits = limits == null || limits.isEmpty()
+          ? List.of(Limit.perPeriod(3, Duration.ofMinutes(1)), Limit.perPeriod(10, Duration.ofHours(1)))
+          : List.copyOf(limits);
+      if (replicas < 1 || maxNumbers < 1) {
+        throw new IllegalArgumentException(
+            "lipa.collections.prompt-limits.replicas and max-numbers must be at least 1");
+      }
     }
   }
 

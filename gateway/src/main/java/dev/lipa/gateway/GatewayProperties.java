@@ -12,17 +12,23 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param deviceIdPaths exact paths that need a non-blank {@code Device-Id} header (spec endpoints 17 and 18)
  * @param operatorApiEnabled whether this gateway serves the operator API ({@code /admin/**}) at all; false on a
  *     public gateway whose operators reach the services' operator listeners on a private network
+ * @param replicas how many gateway replicas serve the platform: limits enforced by each replica alone (requests per
+ *     organisation) are divided by it
  */
 @ConfigurationProperties("lipa.gateway")
 public record GatewayProperties(
     @DefaultValue("65536") long maxBodyBytes,
     @DefaultValue({"/api/v1/tz/collections/single", "/api/v1/tz/spending/single"}) Set<String> deviceIdPaths,
-    @DefaultValue("true") boolean operatorApiEnabled) {
+    @DefaultValue("true") boolean operatorApiEnabled,
+    @DefaultValue("1") int replicas) {
 
   public GatewayProperties {
     if (maxBodyBytes <= 0) {
       throw new IllegalArgumentException("lipa.gateway.max-body-bytes must be positive, was " + maxBodyBytes);
     }
     deviceIdPaths = Set.copyOf(deviceIdPaths);
+    if (replicas < 1) {
+      throw new IllegalArgumentException("lipa.gateway.replicas must be at least 1, was " + replicas);
+    }
   }
 }

@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * An organisation as the admin API shows it; {@code uuid} repeats {@code organisationId} as the spec's records name it.
  * {@code parent} is true for a top-level organisation, false for a sub-account (as in the bank records' organisation
- * object); {@code revision} is the profile revision last published.
+ * object); {@code revision} is the profile revision last published. {@code requestsPerSecond} is the organisation's own
+ * request limit at the gateway, null when it has the platform's default.
  */
 record OrganisationView(
     long id,
@@ -25,6 +26,7 @@ record OrganisationView(
     List<String> bankAccountNumbers,
     String logoUrl,
     String displayName,
+    Integer requestsPerSecond,
     long revision,
     String createdAt,
     String updatedAt) {
@@ -32,7 +34,7 @@ record OrganisationView(
   static OrganisationView of(Organisation o, ZoneId zone) {
     return new OrganisationView(o.id(), o.organisationId(), o.organisationId(), o.name(), o.phoneNumber(), o.email(),
         o.uniqueReference(), o.parentOrganisationId(), !o.isSubAccount(), o.environment(), o.collectionCallbackUrl(),
-        o.bankAccountNumbers(), o.logoUrl(), o.displayName(), o.revision(), RecordTimes.format(o.createdAt(), zone),
+        o.bankAccountNumbers(), o.logoUrl(), o.displayName(), o.requestsPerSecond(), o.revision(), RecordTimes.format(o.createdAt(), zone),
         RecordTimes.format(o.updatedAt(), zone));
   }
 }

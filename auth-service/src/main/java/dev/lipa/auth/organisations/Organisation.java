@@ -18,6 +18,8 @@ import java.util.List;
  * @param displayName hosted checkout branding; null when not set
  * @param bankAccountNumbers the bank accounts credited to this organisation; each belongs to one organisation only
  * @param revision 1 when created, one more with every change; published with every change
+ * @param requestsPerSecond the organisation's own request limit at the gateway, carried in its access tokens; null
+ *     for the gateway's default
  */
 public record Organisation(
     String organisationId,
@@ -34,7 +36,8 @@ public record Organisation(
     List<String> bankAccountNumbers,
     Instant createdAt,
     Instant updatedAt,
-    long revision) {
+    long revision,
+    Integer requestsPerSecond) {
 
   public Organisation {
     bankAccountNumbers = bankAccountNumbers == null ? List.of() : List.copyOf(bankAccountNumbers);
@@ -58,13 +61,13 @@ public record Organisation(
         Change.applied(changes.logoUrl(), logoUrl),
         Change.applied(changes.displayName(), displayName),
         Change.applied(changes.bankAccountNumbers(), bankAccountNumbers),
-        createdAt, updatedAt, revision);
+        createdAt, updatedAt, revision, Change.applied(changes.requestsPerSecond(), requestsPerSecond));
     if (changed.equals(this)) {
       return this;
     }
     return new Organisation(organisationId, id, changed.name, changed.phoneNumber, changed.email, uniqueReference,
         parentOrganisationId, environment, changed.collectionCallbackUrl, changed.logoUrl, changed.displayName,
-        changed.bankAccountNumbers, createdAt, now, revision + 1);
+        changed.bankAccountNumbers, createdAt, now, revision + 1, changed.requestsPerSecond);
   }
 
   /** The profile other services copy ({@code organisation.upserted} on {@code payments.organisations.v1}). */

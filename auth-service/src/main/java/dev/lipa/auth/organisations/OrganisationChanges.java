@@ -25,10 +25,13 @@ public record OrganisationChanges(
     Change<String> collectionCallbackUrl,
     Change<String> logoUrl,
     Change<String> displayName,
-    Change<List<String>> bankAccountNumbers) {
+    Change<List<String>> bankAccountNumbers,
+    Change<Integer> requestsPerSecond) {
 
   static final Set<String> SETTABLE = Set.of("name", "phoneNumber", "email", "collectionCallbackUrl", "logoUrl",
-      "displayName", "bankAccountNumbers");
+      "displayName", "bankAccountNumbers", "requestsPerSecond");
+  /** The highest request limit the platform team may set: above any one gateway's capacity. */
+  static final int MAX_REQUESTS_PER_SECOND = 100_000;
   static final int URL_MAX = 2048;
   static final int DISPLAY_NAME_MAX = 100;
   static final int MAX_ACCOUNTS = 50;
@@ -47,7 +50,7 @@ public record OrganisationChanges(
   /** Whether the body set no field at all. */
   public boolean isEmpty() {
     return name == null && phoneNumber == null && email == null && collectionCallbackUrl == null && logoUrl == null
-        && displayName == null && bankAccountNumbers == null;
+        && displayName == null && bankAccountNumbers == null && requestsPerSecond == null;
   }
 
   /** Reads the PATCH body, naming every failing field at once ({@link ValidationException}). */
@@ -87,8 +90,10 @@ public record OrganisationChanges(
     }
     Change<String> displayName = reader.text("displayName", DISPLAY_NAME_MAX, true);
     Change<List<String>> accounts = reader.accountNumbers("bankAccountNumbers");
+    Change<Integer> requestsPerSecond = reader.wholeNumber("requestsPerSecond", 1, MAX_REQUESTS_PER_SECOND);
     errors.throwIfAny();
-    return new OrganisationChanges(name, phone, email, callbackUrl, logoUrl, displayName, accounts);
+    return new OrganisationChanges(name, phone, email, callbackUrl, logoUrl, displayName, accounts,
+        requestsPerSecond);
   }
 
   private static boolean isAbsoluteUrl(String value, boolean httpsOnly) {
@@ -130,6 +135,23 @@ public record OrganisationChanges(
         return null;
       }
       return new Change<>(value);
+    }
+
+    /** A whole JSON number in [min, max]; JSON null clears the value. */
+    Change<Integer> wholeNumber(String field, int min, int max) {
+      if (!body.has(field)) {
+        return null;
+      }
+      JsonNode node = body.get(field);
+      if (node.isNull()) {
+        return new Change<>(null);
+      }
+      // checked before any conversion: a huge or fractional number is refused, never rounded or expanded
+      if (!node.isIntegralNumber() || !node.canConvertToInt() || node.intValue() < min || node.intValue() > max) {
+        errors.add(field, field + " must be a whole number from " + min + " to " + max + ", or null for the default");
+        return null;
+      }
+      return new Change<>(node.intValue());
     }
 
     /** A list of distinct account numbers; JSON null clears the list. */

@@ -157,6 +157,7 @@ class OrganisationStore {
         .append("logoUrl", o.logoUrl())
         .append("displayName", o.displayName())
         .append(ACCOUNTS, o.bankAccountNumbers())
+        .append("requestsPerSecond", o.requestsPerSecond())
         .append("updatedAt", Date.from(o.updatedAt()))
         .append(REVISION, o.revision());
   }
@@ -168,11 +169,12 @@ class OrganisationStore {
 
   private static Organisation read(Document d) {
     Number revision = d.get(REVISION, Number.class);
+    Number requestsPerSecond = d.get("requestsPerSecond", Number.class);
     return new Organisation(d.getString("_id"), ((Number) d.get("id")).longValue(), d.getString("name"),
         d.getString("phoneNumber"), d.getString("email"), d.getString("uniqueReference"),
         d.getString("parentOrganisationId"), d.getString("environment"), d.getString("collectionCallbackUrl"),
         d.getString("logoUrl"), d.getString("displayName"), d.getList(ACCOUNTS, String.class, List.of()),
         d.getDate("createdAt").toInstant(), d.getDate("updatedAt").toInstant(),
-        revision == null ? 0 : revision.longValue());
+        revision == null ? 0 : revision.longValue(), requestsPerSecond == null ? null : requestsPerSecond.intValue());
   }
 }

@@ -73,7 +73,7 @@ public class Organisations {
     for (int attempt = 1; ; attempt++) {
       Organisation organisation = new Organisation(UUID.randomUUID().toString(), id, command.name(),
           command.phoneNumber(), command.email(), newReference(), command.parentOrganisationId(), environment, null,
-          null, null, List.of(), now, now, 1);
+          null, null, List.of(), now, now, 1, null);
       try {
         store.insert(organisation);
         return organisation;
@@ -145,7 +145,7 @@ public class Organisations {
         Organisation first = new Organisation(legacy.organisationId(), legacy.id(), legacy.name(),
             legacy.phoneNumber(), legacy.email(), legacy.uniqueReference(), legacy.parentOrganisationId(),
             legacy.environment(), legacy.collectionCallbackUrl(), legacy.logoUrl(), legacy.displayName(),
-            legacy.bankAccountNumbers(), legacy.createdAt(), legacy.updatedAt(), 1);
+            legacy.bankAccountNumbers(), legacy.createdAt(), legacy.updatedAt(), 1, legacy.requestsPerSecond());
         if (store.replace(legacy, first)) {
           published++;
         }

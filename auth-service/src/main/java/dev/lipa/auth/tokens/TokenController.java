@@ -1,8 +1,13 @@
 package dev.lipa.auth.tokens;
 
+import dev.lipa.common.ratelimit.ClientAddresses;
+import dev.lipa.common.ratelimit.RateLimitExceededException;
 import dev.lipa.common.web.ValidationException;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.CacheControl;
@@ -24,6 +29,9 @@ import tools.jackson.databind.JsonNode;
  * {@code @ExceptionHandler}s take precedence over the service-wide integer-status advice. The mappings declare no
  * {@code consumes} on purpose: a content-type mismatch then surfaces while reading the body, inside this controller,
  * where the handlers below see it (a mismatch found during handler lookup would reach only the common advice).
+ *
+ * <p>Failed requests are throttled per client address and API key ({@link TokenThrottle}): the body is read first (a
+ * malformed body is a 400 and no failure), then the throttle answers 429 or lets the credentials be checked.
  */
 @RestController
 class TokenController {
@@ -31,21 +39,48 @@ class TokenController {
   private static final Logger log = LoggerFactory.getLogger(TokenController.class);
 
   private final TokenService tokens;
+  private final TokenThrottle throttle;
+  private final ClientAddresses addresses;
 
-  TokenController(TokenService tokens) {
+  TokenController(TokenService tokens, TokenThrottle throttle, ClientAddresses addresses) {
     this.tokens = tokens;
+    this.throttle = throttle;
+    this.addresses = addresses;
   }
 
   @PostMapping("/api/v1/get-token")
-  ResponseEntity<TokenEnvelope<TokenResponse>> getToken(@RequestBody JsonNode body) {
+  ResponseEntity<TokenEnvelope<TokenResponse>> getToken(@RequestBody JsonNode body, HttpServletRequest http) {
     GetTokenRequest request = GetTokenRequest.from(body);
-    return answer(tokens.issue(request.apiKey(), request.apiSecret()));
+    TokenThrottle.Attempt attempt = throttle.getToken(request.apiKey(), clientAddress(http));
+    return answer(throttled(attempt, () -> tokens.issue(request.apiKey(), request.apiSecret())));
   }
 
   @PostMapping("/api/v1/refresh-token")
-  ResponseEntity<TokenEnvelope<TokenResponse>> refreshToken(@RequestBody JsonNode body) {
+  ResponseEntity<TokenEnvelope<TokenResponse>> refreshToken(@RequestBody JsonNode body, HttpServletRequest http) {
     RefreshTokenRequest request = RefreshTokenRequest.from(body);
-    return answer(tokens.refresh(request.refreshToken()));
+    TokenThrottle.Attempt attempt = throttle.refresh(clientAddress(http));
+    return answer(throttled(attempt, () -> tokens.refresh(request.refreshToken())));
+  }
+
+  /** Runs the credential check: a refusal spends the attempt's tokens, anything else gives them back. */
+  private static TokenPair throttled(TokenThrottle.Attempt attempt, Supplier<TokenPair> check) {
+    TokenPair pair;
+    try {
+      pair = check.get();
+    } catch (TokenRefusedException e) {
+      attempt.failed();
+      throw e;
+    } catch (RuntimeException e) {
+      attempt.release();
+      throw e;
+    }
+    attempt.release();
+    return pair;
+  }
+
+  private String clientAddress(HttpServletRequest http) {
+    return addresses.resolve(http.getRemoteAddr(),
+        Collections.list(http.getHeaders(ClientAddresses.X_FORWARDED_FOR)));
   }
 
   private static ResponseEntity<TokenEnvelope<TokenResponse>> answer(TokenPair pair) {
@@ -63,6 +98,14 @@ class TokenController {
         .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer")
         .cacheControl(CacheControl.noStore())
         .body(TokenEnvelope.error(HttpStatus.UNAUTHORIZED, e.getMessage()));
+  }
+
+  @ExceptionHandler(RateLimitExceededException.class)
+  ResponseEntity<TokenEnvelope<Void>> tooMany(RateLimitExceededException e) {
+    return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
+        .header(HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfterSeconds()))
+        .cacheControl(CacheControl.noStore())
+        .body(TokenEnvelope.error(HttpStatus.TOO_MANY_REQUESTS, e.getMessage()));
   }
 
   @ExceptionHandler(ValidationException.class)

@@ -45,14 +45,25 @@ class TokenMinter {
     this.refreshTtl = properties.refreshTokenTtl();
   }
 
-  /** A new pair for the organisation; the refresh token carries {@code refreshJti} and {@code family}. */
+  /** A new pair for an organisation with the default request limit. */
   TokenPair mint(String organisationId, String family, String refreshJti, Instant now) {
+    return mint(organisationId, family, refreshJti, now, null);
+  }
+
+  /**
+   * A new pair for the organisation; the refresh token carries {@code refreshJti} and {@code family}, the access token
+   * the organisation's own request limit when it has one ({@code rps}), which the gateway enforces.
+   */
+  TokenPair mint(String organisationId, String family, String refreshJti, Instant now, Integer requestsPerSecond) {
     // JWT times are whole seconds: truncate so exp - iat is exactly the advertised lifetime
     Instant issuedAt = now.truncatedTo(ChronoUnit.SECONDS);
     Instant refreshExpiresAt = issuedAt.plus(refreshTtl);
-    String access = sign(claims(organisationId, UUID.randomUUID().toString(), issuedAt, issuedAt.plus(accessTtl))
-        .claim(TokenClaims.TOKEN_TYPE, TokenClaims.ACCESS)
-        .build());
+    JWTClaimsSet.Builder accessClaims = claims(organisationId, UUID.randomUUID().toString(), issuedAt,
+        issuedAt.plus(accessTtl)).claim(TokenClaims.TOKEN_TYPE, TokenClaims.ACCESS);
+    if (requestsPerSecond != null) {
+      accessClaims.claim(TokenClaims.REQUESTS_PER_SECOND, requestsPerSecond);
+    }
+    String access = sign(accessClaims.build());
     String refresh = sign(claims(organisationId, refreshJti, issuedAt, refreshExpiresAt)
         .claim(TokenClaims.TOKEN_TYPE, TokenClaims.REFRESH)
         .claim(TokenClaims.FAMILY, family)

@@ -5,6 +5,8 @@ import dev.lipa.auth.apikeys.ApiKeyRevoked;
 import dev.lipa.auth.apikeys.ApiKeys;
 import dev.lipa.auth.apikeys.AuthenticatedKey;
 import dev.lipa.auth.keys.SigningKeys;
+import dev.lipa.auth.organisations.Organisation;
+import dev.lipa.auth.organisations.Organisations;
 import dev.lipa.common.security.InvalidTokenException;
 import dev.lipa.common.security.TokenClaims;
 import dev.lipa.common.security.TokenVerifier;
@@ -28,11 +30,13 @@ class TokenService {
   private final TokenMinter minter;
   private final TokenFamilyStore families;
   private final TokenVerifier refreshVerifier;
+  private final Organisations organisations;
   private final Clock clock;
 
   TokenService(ApiKeys apiKeys, TokenMinter minter, TokenFamilyStore families, SigningKeys keys,
-      AuthProperties properties, Clock clock) {
+      AuthProperties properties, Organisations organisations, Clock clock) {
     this.apiKeys = apiKeys;
+    this.organisations = organisations;
     this.minter = minter;
     this.families = families;
     // the same checks as every verifier of the platform, against our own key store (not a bean: a TokenVerifier
@@ -50,7 +54,7 @@ class TokenService {
     Instant now = clock.instant();
     String family = UUID.randomUUID().toString();
     String jti = UUID.randomUUID().toString();
-    TokenPair pair = minter.mint(key.organisationId(), family, jti, now);
+    TokenPair pair = minter.mint(key.organisationId(), family, jti, now, requestLimit(key.organisationId()));
     families.start(family, key.organisationId(), key.apiKey(), jti, now, pair.refreshExpiresAt());
     return pair;
   }
@@ -71,7 +75,8 @@ class TokenService {
     }
     Instant now = clock.instant();
     String nextJti = UUID.randomUUID().toString();
-    TokenPair pair = minter.mint(token.organisationId(), token.family(), nextJti, now);
+    TokenPair pair = minter.mint(token.organisationId(), token.family(), nextJti, now,
+        requestLimit(token.organisationId()));
     if (!families.spend(token.family(), token.organisationId(), token.tokenId(), nextJti, now,
         pair.refreshExpiresAt())) {
       families.revoke(token.family(), token.organisationId(), "refresh token reused", now);
@@ -80,6 +85,11 @@ class TokenService {
       throw new TokenRefusedException(TokenRefusedException.INVALID_REFRESH_TOKEN, "spent or revoked");
     }
     return pair;
+  }
+
+  /** The organisation's own request limit, read when a token is minted: a change applies to tokens minted after it. */
+  private Integer requestLimit(String organisationId) {
+    return organisations.find(organisationId).map(Organisation::requestsPerSecond).orElse(null);
   }
 
   @EventListener

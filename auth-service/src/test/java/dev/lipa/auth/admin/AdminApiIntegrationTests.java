@@ -98,7 +98,7 @@ class AdminApiIntegrationTests {
       JsonNode data = body.get("data");
       assertThat(data.propertyNames()).containsExactly("id", "organisationId", "uuid", "name", "phoneNumber",
           "email", "uniqueReference", "parentOrganisationId", "parent", "environment", "collectionCallbackUrl",
-          "bankAccountNumbers", "logoUrl", "displayName", "revision", "createdAt", "updatedAt");
+          "bankAccountNumbers", "logoUrl", "displayName", "requestsPerSecond", "revision", "createdAt", "updatedAt");
       assertThat(data.get("parent").asBoolean()).isTrue();
       assertThat(data.get("revision").asLong()).isEqualTo(1);
       assertThat(data.get("bankAccountNumbers").isArray()).isTrue();

@@ -15,7 +15,7 @@ class OrganisationTests {
 
   private static Organisation created() {
     return new Organisation("6f1c2b8e-1111-4222-8333-944455556666", 7, "Duka", "254700000001", "ops@duka.example",
-        "LP00000007AB", null, "sandbox", null, null, null, List.of(), CREATED, CREATED, 1);
+        "LP00000007AB", null, "sandbox", null, null, null, List.of(), CREATED, CREATED, 1, null);
   }
 
   private static OrganisationChanges changes(String json) {

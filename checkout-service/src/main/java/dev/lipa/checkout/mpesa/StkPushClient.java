@@ -46,7 +46,10 @@ public class StkPushClient {
     record Accepted(String requestId) implements Result {
     }
 
-    /** The request was refused for its fields (phone number of the wrong country, …): messages for the customer. */
+    /**
+     * The request was refused for its fields (phone number of the wrong country, …) or because the number has had
+     * its prompts for now (collections' per-number limit, 429): messages for the customer.
+     */
     record Refused(Map<String, List<String>> errors) implements Result {
     }
 
@@ -103,6 +106,11 @@ public class StkPushClient {
           errors.put(entry.getKey(), messages);
         });
         return new Result.Refused(errors);
+      }
+      if (response.statusCode() == 429) {
+        // the number has had its prompts: the customer can wait or use another number; nothing was started
+        return new Result.Refused(Map.of("phoneNumber", List.of(answer.path("message")
+            .asString("Too many payment prompts were sent to this phone number; try again later"))));
       }
     } catch (RuntimeException e) {
       log.warn("unreadable answer from collections-service ({}): {}", response.statusCode(), e.toString());

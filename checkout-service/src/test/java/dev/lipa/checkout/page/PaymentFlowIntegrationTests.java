@@ -254,6 +254,19 @@ class PaymentFlowIntegrationTests extends CheckoutIntegrationTest {
     }
 
     @Test
+    void aNumberThatHasHadItsPromptsIsAFieldErrorThatSaysSoAndDoesNotCount() {
+      Session s = open(cardAndMpesa());
+      TestHttp.Response response = page(s.ref(), "/mpesa",
+          "{\"phoneNumber\":\"" + CollectionsStub.LIMITED_PHONE + "\"}");
+      assertThat(response.status()).isEqualTo(400);
+      assertThat(response.json().path("errors").path("phoneNumber").get(0).asString())
+          .isEqualTo(CollectionsStub.LIMITED_MESSAGE);
+      JsonNode state = page(s.ref(), "/state", null).json();
+      assertThat(state.path("status").asString()).isEqualTo("PENDING");
+      assertThat(state.path("attemptsLeft").asInt()).isEqualTo(5);
+    }
+
+    @Test
     void anOutcomeForAnotherOrganisationIsIgnored() {
       Session s = open(cardAndMpesa());
       page(s.ref(), "/mpesa", "{\"phoneNumber\":\"0712345678\"}");

@@ -3,6 +3,7 @@ package dev.lipa.collections.stk;
 import dev.lipa.common.ids.RecordIds;
 import dev.lipa.collections.stk.rail.StkOutcomeHandler;
 import dev.lipa.collections.stk.rail.StkRailOutcome;
+import dev.lipa.common.ratelimit.RateLimitExceededException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -20,14 +21,19 @@ public class StkPushes implements StkOutcomeHandler {
   private static final Logger log = LoggerFactory.getLogger(StkPushes.class);
   private static final int ID_ATTEMPTS = 3;
 
+  private static final String REFERENCE_CONFLICT = "referenceId %s was already used with a different request body";
+  private static final String KEY_CONFLICT = "this Idempotency-Key was already used with a different request body";
+
   private final StkPushStore store;
   private final RecordIds ids;
   private final Clock clock;
+  private final PhonePromptLimits promptLimits;
 
-  public StkPushes(StkPushStore store, RecordIds ids, Clock clock) {
+  public StkPushes(StkPushStore store, RecordIds ids, Clock clock, PhonePromptLimits promptLimits) {
     this.store = store;
     this.ids = ids;
     this.clock = clock;
+    this.promptLimits = promptLimits;
   }
 
   /**
@@ -35,10 +41,49 @@ public class StkPushes implements StkOutcomeHandler {
    * (the same referenceId, or the same idempotency claim, with the same body) creates nothing and gives back the
    * original push, marked as a replay: the unique indexes of the store decide, so concurrent repeats create one push.
    *
+   * <p>Every new push takes a prompt of the phone number's allowance ({@link PhonePromptLimits}) first; a repeat
+   * prompts nobody, so it gives the prompt back, and is answered as always even when the number has had its prompts.
+   * A refused push writes nothing.
+   *
    * @param identity the request's body fingerprint and, with an Idempotency-Key, the claim's record key
    * @throws ReferenceConflictException when the referenceId (or the claim) was used with a different body
+   * @throws RateLimitExceededException when the phone number has had its prompts for now (and this is no repeat)
    */
   public Acceptance accept(String organisationId, StkPushRequest request, StkPushStore.RequestIdentity identity) {
+    PhonePromptLimits.Permit permit;
+    try {
+      permit = promptLimits.acquire(request.phoneNumber());
+    } catch (RateLimitExceededException e) {
+      return earlier(organisationId, request, identity).orElseThrow(() -> e);
+    }
+    try {
+      Acceptance acceptance = insert(organisationId, request, identity);
+      if (acceptance.replayed()) {
+        permit.giveBack();
+      }
+      return acceptance;
+    } catch (RuntimeException e) {
+      permit.giveBack();
+      throw e;
+    }
+  }
+
+  /** The push an earlier identical request created, if this request repeats one (reads only). */
+  private Optional<Acceptance> earlier(String organisationId, StkPushRequest request,
+      StkPushStore.RequestIdentity identity) {
+    Optional<StkPushStore.StoredPush> byKey = identity.idempotencyKey() == null ? Optional.empty()
+        : store.findByIdempotencyKey(organisationId, identity.idempotencyKey());
+    if (byKey.isPresent()) {
+      return Optional.of(repeat(byKey, identity, KEY_CONFLICT));
+    }
+    if (request.referenceId() != null) {
+      return store.findByReference(organisationId, request.referenceId())
+          .map(stored -> repeat(Optional.of(stored), identity, REFERENCE_CONFLICT.formatted(request.referenceId())));
+    }
+    return Optional.empty();
+  }
+
+  private Acceptance insert(String organisationId, StkPushRequest request, StkPushStore.RequestIdentity identity) {
     UUID requestId = UUID.randomUUID();
     for (int attempt = 1; ; attempt++) {
       StkPush push = StkPush.accept(ids.next(), requestId, organisationId, request, now());
@@ -52,10 +97,9 @@ public class StkPushes implements StkOutcomeHandler {
         log.warn("numeric id {} collided with another replica's; minting another", push.id());
       } catch (StkPushStore.DuplicateReferenceException e) {
         return repeat(store.findByReference(organisationId, request.referenceId()), identity,
-            "referenceId " + request.referenceId() + " was already used with a different request body");
+            REFERENCE_CONFLICT.formatted(request.referenceId()));
       } catch (StkPushStore.DuplicateIdempotencyKeyException e) {
-        return repeat(store.findByIdempotencyKey(organisationId, identity.idempotencyKey()), identity,
-            "this Idempotency-Key was already used with a different request body");
+        return repeat(store.findByIdempotencyKey(organisationId, identity.idempotencyKey()), identity, KEY_CONFLICT);
       }
     }
   }

@@ -7,6 +7,11 @@ public final class TokenClaims {
   public static final String TOKEN_TYPE = "token_type";
   /** Claim on refresh tokens naming the family that a reuse revokes whole. */
   public static final String FAMILY = "fam";
+  /**
+   * Claim on access tokens with the organisation's own request limit (requests per second, set by the platform team);
+   * absent when the organisation has the gateway's default.
+   */
+  public static final String REQUESTS_PER_SECOND = "rps";
   public static final String ACCESS = "access";
   public static final String REFRESH = "refresh";
   public static final String DEFAULT_ISSUER = "lipa-auth";

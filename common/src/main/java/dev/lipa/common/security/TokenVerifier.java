@@ -149,8 +149,11 @@ public class TokenVerifier {
       throw new InvalidTokenException("token type " + type);
     }
     Object family = claims.getClaim(TokenClaims.FAMILY);
+    Object rps = claims.getClaim(TokenClaims.REQUESTS_PER_SECOND);
+    Integer requestsPerSecond = rps instanceof Number n && n.longValue() > 0 && n.longValue() <= Integer.MAX_VALUE
+        ? n.intValue() : null;
     return new VerifiedToken(subject, claims.getJWTID(), expectedType, family == null ? null : family.toString(),
-        exp.toInstant());
+        exp.toInstant(), requestsPerSecond);
   }
 
   private record Cached(VerifiedToken token, Instant until, long generation) {

@@ -1,5 +1,6 @@
 package dev.lipa.common.servlet;
 
+import dev.lipa.common.ratelimit.RateLimitExceededException;
 import dev.lipa.common.security.InvalidTokenException;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -38,6 +40,13 @@ public class EnvelopeExceptionHandler {
   @ExceptionHandler(ApiException.class)
   ResponseEntity<Envelope<Void>> refused(ApiException e) {
     return respond(e.status(), e.getMessage());
+  }
+
+  @ExceptionHandler(RateLimitExceededException.class)
+  ResponseEntity<Envelope<Void>> tooMany(RateLimitExceededException e) {
+    return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
+        .header(HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfterSeconds()))
+        .body(Envelope.error(HttpStatus.TOO_MANY_REQUESTS, e.getMessage()));
   }
 
   @ExceptionHandler(InvalidTokenException.class)

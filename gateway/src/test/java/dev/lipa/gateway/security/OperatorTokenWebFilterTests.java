@@ -82,6 +82,6 @@ class OperatorTokenWebFilterTests {
   }
 
   private static GatewayProperties properties(boolean operatorApiEnabled) {
-    return new GatewayProperties(65536, Set.of(), operatorApiEnabled);
+    return new GatewayProperties(65536, Set.of(), operatorApiEnabled, 1);
   }
 }
