@@ -171,6 +171,15 @@ class PlatformSystemTests {
     assertThat(list.json().path("data").findValuesAsString("uuid")).contains(requestId);
   }
 
+  @Test
+  @Order(6)
+  void everyEndpointThatTakesAnIdKeepsOrganisationsApart() throws IOException {
+    String operatorToken = Files.readString(VAR.resolve("operator-token")).strip();
+    String callbackUrl = "http://127.0.0.1:" + merchant.getAddress().getPort() + "/callbacks";
+
+    new TenancyMatrix(gateway, operatorToken, callbackUrl).run();
+  }
+
   private static String token() throws IOException {
     JsonNode credentials = credentials();
     TestHttp.Response response = gateway.postJson("/api/v1/get-token", TestHttp.json(Map.of(
