@@ -5,15 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.testsupport.ListenerCoverage;
-import dev.lipa.common.testsupport.SharedInfra;
+import dev.lipa.common.testsupport.TestKafka;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationContext;
@@ -30,18 +25,13 @@ class ListenersIntegrationTests extends CollectionsIntegrationTest {
   }
 
   @Test
-  void theSandboxRailDeadLettersAnAcceptedPushItCannotRead() throws Exception {
+  void theSandboxRailDeadLettersAnAcceptedPushItCannotRead() {
     String requestId = "not-a-uuid-" + UUID.randomUUID();
     String value = """
         {"eventId":"%s","type":"stk.accepted","version":1,"organisationId":"%s",
          "data":{"requestId":"%s","phoneNumber":"254708374149","amount":10,"currency":"KSH"}}"""
         .formatted(UUID.randomUUID(), newOrganisation(), requestId);
-    Properties props = new Properties();
-    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafkaBootstrapServers());
-    try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
-        new StringSerializer())) {
-      producer.send(new ProducerRecord<>(Topics.COLLECTIONS, requestId, value)).get();
-    }
+    TestKafka.publish(Topics.COLLECTIONS, requestId, value);
 
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(
         http().get("/admin/v1/dead-letters?listener=collections-sandbox-rail", OPERATOR).json().path("data"))

@@ -4,15 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.testsupport.ListenerCoverage;
-import dev.lipa.common.testsupport.SharedInfra;
+import dev.lipa.common.testsupport.TestKafka;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -30,18 +25,13 @@ class ListenersIntegrationTests extends PayoutsIntegrationTest {
   }
 
   @Test
-  void theSandboxRailDeadLettersAnAcceptedPayoutItCannotRead() throws Exception {
+  void theSandboxRailDeadLettersAnAcceptedPayoutItCannotRead() {
     String requestId = "not-a-uuid-" + UUID.randomUUID();
     String value = """
         {"eventId":"%s","type":"sendmoney.accepted","version":1,"organisationId":"%s",
          "data":{"requestId":"%s","kind":"sendmoney","amount":10,"currency":"KSH"}}"""
         .formatted(UUID.randomUUID(), newOrganisation(), requestId);
-    Properties props = new Properties();
-    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafkaBootstrapServers());
-    try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
-        new StringSerializer())) {
-      producer.send(new ProducerRecord<>(Topics.PAYOUTS, requestId, value)).get();
-    }
+    TestKafka.publish(Topics.PAYOUTS, requestId, value);
 
     Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(
         http().get("/admin/v1/dead-letters?listener=payouts-sandbox-rail", OPERATOR).json().path("data"))

@@ -1,10 +1,10 @@
 package dev.lipa.checkout.mpesa;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.kafka.RecordJson;
 import dev.lipa.common.kafka.UnprocessableRecordException;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -35,12 +35,7 @@ class StkOutcomeListener {
       // push carries its referenceId, which starts with chk_; a record that merely mentions it is parsed and checked)
       return;
     }
-    JsonNode event;
-    try {
-      event = json.readTree(value);
-    } catch (JacksonException e) {
-      throw new UnprocessableRecordException("not JSON: " + e.getOriginalMessage(), e);
-    }
+    JsonNode event = RecordJson.parse(json, value);
     String type = event.path("type").asString("");
     if (!type.equals("stk.succeeded") && !type.equals("stk.failed")) {
       return;

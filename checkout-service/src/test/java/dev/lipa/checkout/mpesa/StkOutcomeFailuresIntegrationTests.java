@@ -7,19 +7,14 @@ import dev.lipa.checkout.CheckoutIntegrationTest;
 import dev.lipa.checkout.CollectionsStub;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.testsupport.ListenerCoverage;
-import dev.lipa.common.testsupport.SharedInfra;
 import dev.lipa.common.testsupport.StoreProxy;
+import dev.lipa.common.testsupport.TestKafka;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.UUID;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -84,18 +79,13 @@ class StkOutcomeFailuresIntegrationTests extends CheckoutIntegrationTest {
   }
 
   @Test
-  void deadLettersAnOutcomeOfACheckoutPushWithoutItsOrganisation() throws Exception {
+  void deadLettersAnOutcomeOfACheckoutPushWithoutItsOrganisation() {
     String referenceId = "chk_" + UUID.randomUUID() + "_1";
     String value = """
         {"eventId":"%s","type":"stk.succeeded","version":1,
          "data":{"requestId":"%s","referenceId":"%s","amount":1500,"currency":"KSH","status":"SUCCESS"}}"""
         .formatted(UUID.randomUUID(), UUID.randomUUID(), referenceId);
-    Properties props = new Properties();
-    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafkaBootstrapServers());
-    try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
-        new StringSerializer())) {
-      producer.send(new ProducerRecord<>(Topics.COLLECTIONS, referenceId, value)).get();
-    }
+    TestKafka.publish(Topics.COLLECTIONS, referenceId, value);
 
     await().atMost(PATIENCE).untilAsserted(() -> assertThat(
         http().get("/admin/v1/dead-letters?listener=" + StkOutcomeListener.GROUP, OPERATOR).json().path("data"))

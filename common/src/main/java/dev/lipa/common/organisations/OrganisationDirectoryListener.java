@@ -1,11 +1,11 @@
 package dev.lipa.common.organisations;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.kafka.RecordJson;
 import dev.lipa.common.kafka.UnprocessableRecordException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.annotation.KafkaListener;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -51,12 +51,7 @@ public class OrganisationDirectoryListener {
     if (value == null) {
       return null;
     }
-    JsonNode event;
-    try {
-      event = json.readTree(value);
-    } catch (JacksonException e) {
-      throw new UnprocessableRecordException("not JSON: " + e.getOriginalMessage(), e);
-    }
+    JsonNode event = RecordJson.parse(json, value);
     if (!OrganisationProfile.UPSERTED.equals(event.path("type").asString(""))) {
       return null;
     }

@@ -19,6 +19,7 @@ import dev.lipa.common.testsupport.SharedInfra;
 import dev.lipa.common.testsupport.StoreProxy;
 import dev.lipa.common.testsupport.StoreProxyInitializer;
 import dev.lipa.common.testsupport.TestHttp;
+import dev.lipa.common.testsupport.TestKafka;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -32,12 +33,7 @@ import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -83,7 +79,6 @@ class ListenerErrorHandlingIntegrationTests {
   static {
     alerts.setName("listener-alerts");
   }
-  private static KafkaProducer<String, String> producer;
 
   @Autowired
   ApplicationContext context;
@@ -104,11 +99,6 @@ class ListenerErrorHandlingIntegrationTests {
 
   @BeforeAll
   static void start() {
-    Properties props = new Properties();
-    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafkaBootstrapServers());
-    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-    props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-    producer = new KafkaProducer<>(props);
     alerts.start();
   }
 
@@ -123,11 +113,6 @@ class ListenerErrorHandlingIntegrationTests {
     }
   }
 
-  @AfterAll
-  static void stop() {
-    producer.close();
-  }
-
   @AfterEach
   void restoreTheStore() {
     StoreProxy.shared().restore();
@@ -138,10 +123,7 @@ class ListenerErrorHandlingIntegrationTests {
   }
 
   static void publish(String topic, String key, String... values) {
-    for (String value : values) {
-      producer.send(new ProducerRecord<>(topic, key, value));
-    }
-    producer.flush();
+    TestKafka.publish(topic, key, values);
   }
 
   static String credit(String eventId, String account, String amount) {

@@ -26,7 +26,6 @@ import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.util.backoff.FixedBackOff;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -116,12 +115,7 @@ class ListenerTestApplication {
 
     /** The credit an event asks for; null for another type; refused when it can never be one. */
     static Credit read(JsonMapper json, String value) {
-      JsonNode event;
-      try {
-        event = json.readTree(value);
-      } catch (JacksonException e) {
-        throw new UnprocessableRecordException("not JSON: " + e.getOriginalMessage(), e);
-      }
+      JsonNode event = RecordJson.parse(json, value);
       if (!CREDITED.equals(event.path("type").asString(""))) {
         return null;
       }

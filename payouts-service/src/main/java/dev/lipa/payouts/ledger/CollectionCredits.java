@@ -2,6 +2,7 @@ package dev.lipa.payouts.ledger;
 
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.kafka.RecordBatches;
+import dev.lipa.common.kafka.RecordJson;
 import dev.lipa.common.kafka.UnprocessableRecordException;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
@@ -11,7 +12,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -71,16 +71,22 @@ class CollectionCredits {
     if (record.value() == null) {
       return null;
     }
-    JsonNode event;
-    try {
-      event = json.readTree(record.value());
-    } catch (JacksonException e) {
-      throw new UnprocessableRecordException("not JSON: " + e.getOriginalMessage(), e);
-    }
+    JsonNode event = RecordJson.parse(json, record.value());
     String type = event.path("type").asString("");
     if (!type.equals(STK_SUCCEEDED) && !type.equals(BANK_RECEIVED)) {
       return null;
     }
+    try {
+      return movement(type, event);
+    } catch (UnprocessableRecordException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      // reading an event is pure (a field of the wrong JSON type, say): what fails here fails on every retry
+      throw new UnprocessableRecordException("not a valid " + type + " event: " + e.getMessage(), e);
+    }
+  }
+
+  private static Movement movement(String type, JsonNode event) {
     JsonNode data = event.path("data");
     String organisationId = event.path("organisationId").asString(null);
     JsonNode amountNode = data.path("amount");

@@ -6,9 +6,9 @@ import dev.lipa.common.events.EventEnvelope;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.kafka.DeadLetter;
 import dev.lipa.common.kafka.DeadLetterStore;
-import dev.lipa.common.testsupport.SharedInfra;
 import dev.lipa.common.testsupport.StoreProxy;
 import dev.lipa.common.testsupport.TestHttp;
+import dev.lipa.common.testsupport.TestKafka;
 import dev.lipa.payouts.PayoutsIntegrationTest;
 import dev.lipa.payouts.money.Currency;
 import io.micrometer.core.instrument.Counter;
@@ -19,17 +19,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -44,7 +37,6 @@ class CollectionCreditFailuresIntegrationTests extends PayoutsIntegrationTest {
 
   private static final Duration PATIENCE = Duration.ofSeconds(60);
   private static final String DEAD_LETTERS = "/admin/v1/dead-letters";
-  private static KafkaProducer<String, String> producer;
 
   @Autowired
   Ledger ledger;
@@ -57,20 +49,6 @@ class CollectionCreditFailuresIntegrationTests extends PayoutsIntegrationTest {
   @Autowired
   JsonMapper json;
 
-  @BeforeAll
-  static void connect() {
-    Properties props = new Properties();
-    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafkaBootstrapServers());
-    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-    props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-    producer = new KafkaProducer<>(props);
-  }
-
-  @AfterAll
-  static void disconnect() {
-    producer.close();
-  }
-
   @AfterEach
   void restoreTheStore() {
     StoreProxy.shared().restore();
@@ -82,10 +60,7 @@ class CollectionCreditFailuresIntegrationTests extends PayoutsIntegrationTest {
   }
 
   private static void publish(String key, String... values) {
-    for (String value : values) {
-      producer.send(new ProducerRecord<>(Topics.COLLECTIONS, key, value));
-    }
-    producer.flush();
+    TestKafka.publish(Topics.COLLECTIONS, key, values);
   }
 
   private double retries() {
@@ -169,6 +144,23 @@ class CollectionCreditFailuresIntegrationTests extends PayoutsIntegrationTest {
       assertThat(replay.status()).isEqualTo(422);
       assertThat(replay.json().path("data").path("attempts").asInt()).isEqualTo(2);
       assertThat(available(org)).isEqualByComparingTo("1060");
+    }
+
+    @Test
+    void deadLettersACreditWhoseFieldsHaveTheWrongJsonType() {
+      String org = newOrganisation();
+      String key = UUID.randomUUID().toString();
+      String wrong = UUID.randomUUID().toString();
+      String value = """
+          {"eventId":"%s","type":"stk.succeeded","version":1,"organisationId":"%s",
+           "data":{"requestId":"%s","amount":[40],"currency":"KSH"}}""".formatted(UUID.randomUUID(), org, wrong);
+
+      publish(key, value, stkSucceeded(org, UUID.randomUUID().toString(), 15, "KSH"));
+
+      Awaitility.await().atMost(PATIENCE).until(() -> available(org).compareTo(new BigDecimal("1015")) == 0);
+      Awaitility.await().atMost(PATIENCE).until(() -> deadLettersMentioning(wrong).size() == 1);
+      assertThat(deadLettersMentioning(wrong).getFirst().path("exceptionMessage").asString())
+          .startsWith("not a valid stk.succeeded event");
     }
 
     @Test

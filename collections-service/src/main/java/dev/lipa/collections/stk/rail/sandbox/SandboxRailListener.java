@@ -4,12 +4,12 @@ import dev.lipa.collections.stk.StkOutboxEvents;
 import dev.lipa.collections.stk.rail.StkPrompt;
 import dev.lipa.collections.stk.rail.StkRail;
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.kafka.RecordJson;
 import dev.lipa.common.kafka.UnprocessableRecordException;
 import java.util.UUID;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -47,12 +47,7 @@ class SandboxRailListener {
 
   /** The prompt an accepted push asks for; null for another event type; refused when unreadable. */
   private StkPrompt prompt(String value) {
-    JsonNode event;
-    try {
-      event = json.readTree(value);
-    } catch (JacksonException e) {
-      throw new UnprocessableRecordException("not JSON: " + e.getOriginalMessage(), e);
-    }
+    JsonNode event = RecordJson.parse(json, value);
     if (!StkOutboxEvents.ACCEPTED.equals(event.path("type").asString(""))) {
       return null;
     }

@@ -1,6 +1,7 @@
 package dev.lipa.payouts.payout.rail.sandbox;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.kafka.RecordJson;
 import dev.lipa.common.kafka.UnprocessableRecordException;
 import dev.lipa.payouts.payout.PayoutOutboxEvents;
 import dev.lipa.payouts.payout.rail.PayoutOrder;
@@ -9,7 +10,6 @@ import java.util.UUID;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -44,12 +44,7 @@ class SandboxPayoutListener {
     if (value == null) {
       return null;
     }
-    JsonNode event;
-    try {
-      event = json.readTree(value);
-    } catch (JacksonException e) {
-      throw new UnprocessableRecordException("not JSON: " + e.getOriginalMessage(), e);
-    }
+    JsonNode event = RecordJson.parse(json, value);
     if (!event.path("type").asString("").endsWith("." + PayoutOutboxEvents.ACCEPTED)) {
       return null;
     }
