@@ -1,5 +1,6 @@
 package dev.lipa.common.kafka;
 
+import com.mongodb.MongoException;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.common.web.FieldErrors;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -84,6 +86,13 @@ class DeadLetterController {
       case NO_SUCH_LISTENER -> throw ApiException.conflict(
           "listener " + replay.deadLetter().listener() + " does not run in this service");
     };
+  }
+
+  /** The service's own store is down: the operator may try again; never a 500. */
+  @ExceptionHandler(MongoException.class)
+  ResponseEntity<Envelope<Void>> storeUnavailable(MongoException e) {
+    return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+        .body(Envelope.error(HttpStatus.SERVICE_UNAVAILABLE, "the service's store is unavailable; try again later"));
   }
 
   private static ApiException notFound() {

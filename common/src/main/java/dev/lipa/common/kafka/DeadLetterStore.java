@@ -57,7 +57,7 @@ public final class DeadLetterStore {
 
   /**
    * Records that {@code listener} (group {@code group}) failed on {@code record} for good, and returns the dead letter.
-   * A record already recorded keeps its id and history; its failure and count are updated and it is DEAD again.
+   * A record already recorded keeps its id, history and count; its failure is updated and it is DEAD again.
    */
   public DeadLetter record(String listener, String group, ConsumerRecord<?, ?> record, String deadLetterTopic,
       Throwable failure, Instant at) {
@@ -74,11 +74,12 @@ public final class DeadLetterStore {
         Updates.setOnInsert("deadLetterTopic", deadLetterTopic),
         Updates.setOnInsert(DEAD_AT, Date.from(at)),
         Updates.setOnInsert("replays", 0),
+        // written again when its recovery is retried (the dead-letter topic was down): still one failure
+        Updates.setOnInsert(ATTEMPTS, 1),
         Updates.set(STATUS, DeadLetter.Status.DEAD.name()),
         Updates.set("exceptionClass", failure.getClass().getName()),
         Updates.set("exceptionMessage", bounded(failure.getMessage())),
-        Updates.set("lastFailedAt", Date.from(at)),
-        Updates.inc(ATTEMPTS, 1));
+        Updates.set("lastFailedAt", Date.from(at)));
     FindOneAndUpdateOptions upsert = new FindOneAndUpdateOptions().upsert(true).returnDocument(ReturnDocument.AFTER);
     try {
       return read(collection.findOneAndUpdate(source, update, upsert));

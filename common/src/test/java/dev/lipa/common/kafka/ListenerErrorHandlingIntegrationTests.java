@@ -301,6 +301,7 @@ class ListenerErrorHandlingIntegrationTests {
       await().atMost(PATIENCE).until(() -> accounts.applied(behind) == 1);
       DeadLetter letter = awaitDeadLetter(poison);
       assertThat(letter.status()).isEqualTo(DeadLetter.Status.DEAD);
+      assertThat(letter.attempts()).isEqualTo(1);
       assertThat(letter.exceptionMessage()).isEqualTo("data.amount must be a positive number");
     }
 
@@ -359,6 +360,17 @@ class ListenerErrorHandlingIntegrationTests {
       }
       assertThat(values).containsSubsequence(newer, older);
       assertThat(http().get(DEAD_LETTERS + "?listener=" + AUDIT, OPERATOR).json().path("data")).isEmpty();
+    }
+
+    @Test
+    void answers503NotA500WhileTheStoreIsDown() {
+      StoreProxy.shared().cut();
+
+      TestHttp.Response response = http().get(DEAD_LETTERS, OPERATOR);
+
+      assertThat(response.status()).isEqualTo(503);
+      assertThat(response.json().path("message").asString())
+          .isEqualTo("the service's store is unavailable; try again later");
     }
 
     @Test
