@@ -9,6 +9,7 @@ import com.mongodb.client.model.Filters;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.testsupport.PathRuleChecks;
 import dev.lipa.common.testsupport.PathRuleChecks.Protected;
+import dev.lipa.common.testsupport.ListenerCoverage;
 import dev.lipa.common.testsupport.SharedInfraInitializer;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.common.testsupport.TestIssuer;
@@ -19,6 +20,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +32,12 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.test.context.ContextConfiguration;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "lipa.dispatcher.retry-delays=200ms,200ms,200ms",
@@ -70,6 +74,8 @@ class CallbackDeliveryIntegrationTests {
   KafkaTemplate<String, String> kafka;
   @Autowired
   MongoClient mongo;
+  @Autowired
+  ApplicationContext context;
   @LocalServerPort
   int port;
 
@@ -188,13 +194,38 @@ class CallbackDeliveryIntegrationTests {
     }
 
     @Test
-    void skipsAMalformedRecordAndKeepsConsuming() {
+    void deadLettersAMalformedRecordAndKeepsConsuming() {
       Request request = Request.fresh();
-      produce(request.requestId(), "{not json");
-      produce(request.requestId(), "{\"eventId\":\"x\",\"type\":\"callback.requested\",\"data\":{}}");
+      String notJson = "{not json " + request.requestId();
+      String noBody = "{\"eventId\":\"" + request.eventId() + "\",\"type\":\"callback.requested\",\"data\":{}}";
+      produce(request.requestId(), notJson);
+      produce(request.requestId(), noBody);
       produce(request);
 
       awaitStatus(request.callbackId(), "DELIVERED", KAFKA_WAIT);
+      await().atMost(KAFKA_WAIT).untilAsserted(() -> {
+        List<JsonNode> letters = new ArrayList<>();
+        http().get("/admin/v1/dead-letters?listener=callback-intake", Map.of("X-Operator-Token", OPERATOR_TOKEN))
+            .json().path("data").forEach(letter -> {
+              if (letter.path("key").asString().equals(request.requestId())) {
+                letters.add(letter);
+              }
+            });
+        assertThat(letters).extracting(l -> l.path("value").asString()).containsExactlyInAnyOrder(notJson, noBody);
+        assertThat(letters).extracting(l -> l.path("exceptionMessage").asString())
+            .anyMatch(m -> m.startsWith("not JSON")).contains("data.body must be a JSON object");
+        assertThat(letters).extracting(l -> l.path("deadLetterTopic").asString())
+            .containsOnly("payments.callbacks.v1.callback-dispatcher.dlt");
+      });
+    }
+  }
+
+  @Nested
+  class Listeners {
+
+    @Test
+    void everyListenerHasThePlatformErrorHandler() {
+      ListenerCoverage.assertEveryListenerHasThePlatformErrorHandler(context, "dev.lipa.dispatcher");
     }
   }
 

@@ -6,7 +6,7 @@ import com.mongodb.client.model.Updates;
 import dev.lipa.checkout.session.CheckoutSessionStore;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.testsupport.SharedInfra;
-import dev.lipa.common.testsupport.SharedInfraInitializer;
+import dev.lipa.common.testsupport.StoreProxyInitializer;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.common.testsupport.TestIssuer;
 import dev.lipa.common.testsupport.TopicRecorder;
@@ -30,7 +30,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The one Spring context of this module's integration tests: the real service on a random port over the shared broker
- * and store, with a local HTTP stub standing in for collections-service. Tests use a fresh organisation each.
+ * and store (reached through the {@link dev.lipa.common.testsupport.StoreProxy}, so a test can fail it under the
+ * service), with a local HTTP stub standing in for collections-service. Tests use a fresh organisation each.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "lipa.checkout.expiry-sweep-interval=300ms",
@@ -38,11 +39,14 @@ import tools.jackson.databind.JsonNode;
     "lipa.checkout.outbox.grace-period=15s",
     "lipa.checkout.public-base-url=https://pay.example.test",
     "lipa.checkout.collections.internal-token=" + CollectionsStub.TOKEN,
-    "lipa.callbacks.allow-private-targets=false"})
-@ContextConfiguration(initializers = SharedInfraInitializer.class)
+    "lipa.callbacks.allow-private-targets=false",
+    "lipa.operator.token=" + CheckoutIntegrationTest.OPERATOR_TOKEN})
+@ContextConfiguration(initializers = StoreProxyInitializer.class)
 public abstract class CheckoutIntegrationTest {
 
   protected static final String SESSIONS = "/api/sandbox/v1/checkout-sessions";
+  protected static final String OPERATOR_TOKEN = "checkout-tests-operator-token-0123456789";
+  protected static final Map<String, String> OPERATOR = Map.of("X-Operator-Token", OPERATOR_TOKEN);
 
   @LocalServerPort
   protected int port;

@@ -24,12 +24,15 @@ import org.springframework.test.context.ContextConfiguration;
     "lipa.collections.outbox.sweep-interval=1s",
     "lipa.collections.outbox.grace-period=15s",
     // the shared secret of POST /internal/v1/stk-pushes (internal.InternalStkPushIntegrationTests)
-    "lipa.internal.token=internal-test-token"})
+    "lipa.internal.token=internal-test-token",
+    "lipa.operator.token=" + CollectionsIntegrationTest.OPERATOR_TOKEN})
 @ContextConfiguration(initializers = SharedInfraInitializer.class)
 public abstract class CollectionsIntegrationTest {
 
   protected static final String NEW = "/api/sandbox/v1/stk/new";
   protected static final String ALL = "/api/sandbox/v1/stk/all";
+  protected static final String OPERATOR_TOKEN = "collections-tests-operator-token-0123456789";
+  protected static final Map<String, String> OPERATOR = Map.of("X-Operator-Token", OPERATOR_TOKEN);
 
   @LocalServerPort
   protected int port;

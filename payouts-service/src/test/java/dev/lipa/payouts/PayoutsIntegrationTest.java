@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.mongodb.client.MongoDatabase;
 import dev.lipa.common.organisations.OrganisationDirectory;
 import dev.lipa.common.organisations.OrganisationProfile;
-import dev.lipa.common.testsupport.SharedInfraInitializer;
+import dev.lipa.common.testsupport.StoreProxy;
+import dev.lipa.common.testsupport.StoreProxyInitializer;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.common.testsupport.TestIssuer;
 import java.math.BigDecimal;
@@ -33,8 +34,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The one Spring context of this module's integration tests: the real service on a random port over the shared
- * broker and store. A sandbox KSH account starts with 1000 here (so the concurrency proof needs no top-up); tests use
- * a fresh organisation each instead of cleaning the store.
+ * broker and store, the store reached through the {@link StoreProxy} so a test can fail it under the service. A
+ * sandbox KSH account starts with 1000 here (so the concurrency proof needs no top-up); tests use a fresh organisation
+ * each instead of cleaning the store.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "lipa.payouts.sandbox.outcome-delay=400ms",
@@ -47,14 +49,17 @@ import tools.jackson.databind.JsonNode;
     "lipa.payouts.ledger.opening-float.UGX=50000",
     // short, so that the orphaned-reservation repair can be watched; a payout's insert follows its reservation in ms
     "lipa.payouts.ledger.repair-interval=500ms",
-    "lipa.payouts.ledger.orphan-after=2s"})
-@ContextConfiguration(initializers = SharedInfraInitializer.class)
+    "lipa.payouts.ledger.orphan-after=2s",
+    "lipa.operator.token=" + PayoutsIntegrationTest.OPERATOR_TOKEN})
+@ContextConfiguration(initializers = StoreProxyInitializer.class)
 public abstract class PayoutsIntegrationTest {
 
   protected static final String SEND_MONEY = "/api/sandbox/v1/send-money";
   protected static final String TILL = "/api/sandbox/v1/till";
   protected static final String PAYBILL = "/api/sandbox/v1/paybill";
   protected static final String BALANCE = "/api/sandbox/v1/balance";
+  protected static final String OPERATOR_TOKEN = "payouts-tests-operator-token-0123456789";
+  protected static final Map<String, String> OPERATOR = Map.of("X-Operator-Token", OPERATOR_TOKEN);
 
   @LocalServerPort
   protected int port;

@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.intake;
 
+import dev.lipa.common.kafka.UnprocessableRecordException;
 import dev.lipa.dispatcher.delivery.CallbackRequest;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
@@ -57,8 +58,8 @@ final class CallbackRequestReader {
     return value.isString() ? value.stringValue() : null;
   }
 
-  /** A record that can never become a delivery; it is logged and skipped instead of blocking its partition. */
-  static final class MalformedCallbackRequest extends RuntimeException {
+  /** A record that can never become a delivery: it goes to the dead letters instead of blocking its partition. */
+  static final class MalformedCallbackRequest extends UnprocessableRecordException {
 
     MalformedCallbackRequest(String message) {
       super(message);

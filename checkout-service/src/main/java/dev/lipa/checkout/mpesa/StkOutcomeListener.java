@@ -1,8 +1,8 @@
 package dev.lipa.checkout.mpesa;
 
 import dev.lipa.common.events.Topics;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import dev.lipa.common.kafka.RecordJson;
+import dev.lipa.common.kafka.UnprocessableRecordException;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
@@ -10,13 +10,13 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Follows STK outcomes on payments.collections.v1 with checkout's own consumer group. Deduplication is by the
- * attempt's state (a natural key: one outcome per attempt), so a redelivered or republished event changes nothing.
+ * attempt's state (a natural key: one outcome per attempt), so a redelivered, republished or replayed event changes
+ * nothing. An outcome of a checkout push that cannot be read goes to this consumer's dead letters.
  */
 @Component
 class StkOutcomeListener {
 
   static final String GROUP = "checkout-stk-outcomes";
-  private static final Logger log = LoggerFactory.getLogger(StkOutcomeListener.class);
 
   private static final String CHECKOUT_REFERENCE = "\"chk_";
 
@@ -30,31 +30,29 @@ class StkOutcomeListener {
 
   @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.COLLECTIONS)
   void onCollectionEvent(String value) {
-    if (!value.contains(CHECKOUT_REFERENCE)) {
+    if (value == null || !value.contains(CHECKOUT_REFERENCE)) {
       // most of the topic is pushes checkout did not start: skipped without parsing (every event of a checkout
       // push carries its referenceId, which starts with chk_; a record that merely mentions it is parsed and checked)
       return;
     }
-    JsonNode event;
-    try {
-      event = json.readTree(value);
-    } catch (RuntimeException e) {
-      // a record we cannot read must not block the partition
-      log.warn("unreadable record on {} skipped: {}", Topics.COLLECTIONS, e.toString());
-      return;
-    }
+    JsonNode event = RecordJson.parse(json, value);
     String type = event.path("type").asString("");
     if (!type.equals("stk.succeeded") && !type.equals("stk.failed")) {
       return;
     }
     JsonNode data = event.path("data");
     String referenceId = data.path("referenceId").asString(null);
-    if (referenceId == null || !referenceId.startsWith("chk_")) {
+    if (referenceId == null || MpesaPayments.parse(referenceId).isEmpty()) {
+      // not a push checkout started (merchants choose their own referenceIds, chk_ ones included)
       return;
     }
-    // a store failure propagates: the container retries the record rather than lose an outcome
-    payments.applyOutcome(event.path("organisationId").asString(null), referenceId,
-        data.path("requestId").asString(null), type.equals("stk.succeeded"),
-        data.path("resultDescription").asString(null));
+    String organisationId = event.path("organisationId").asString(null);
+    if (organisationId == null) {
+      throw new UnprocessableRecordException(
+          "the outcome of checkout attempt " + referenceId + " has no organisationId");
+    }
+    // a store failure propagates: the platform's error handler retries the record, paused, rather than lose an outcome
+    payments.applyOutcome(organisationId, referenceId, data.path("requestId").asString(null),
+        type.equals("stk.succeeded"), data.path("resultDescription").asString(null));
   }
 }

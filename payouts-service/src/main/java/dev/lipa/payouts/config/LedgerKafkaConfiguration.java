@@ -6,8 +6,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.listener.ContainerProperties;
-import org.springframework.kafka.listener.DefaultErrorHandler;
-import org.springframework.util.backoff.FixedBackOff;
 
 /**
  * The batch container factory of the ledger's credits: collections ({@code dev.lipa.payouts.ledger.CollectionCredits},
@@ -19,10 +17,11 @@ import org.springframework.util.backoff.FixedBackOff;
 class LedgerKafkaConfiguration {
 
   /**
-   * Boot's {@code spring.kafka.*} settings plus: batch delivery (a poll's records in one call), offsets committed
-   * after the listener returned for the whole batch (so only once its credits are in the store), and a store failure
-   * retried every second, uncommitted, until the store is back: a credit is money, never skipped after a few
-   * attempts. Unreadable records never get here: the listener logs and skips them itself.
+   * Boot's {@code spring.kafka.*} settings plus: batch delivery (a poll's records in one call) and offsets committed
+   * after the listener returned for the whole batch (so only once its credits are in the store). Its error handler is
+   * the platform's (common's {@code ListenerErrorHandlingAutoConfiguration} sets it on every factory): a store failure
+   * is retried, uncommitted and paused, until the store is back (a credit is money, never skipped after a few
+   * attempts), and a record that can never be a credit goes to the consumer's dead letters.
    */
   @Bean("ledgerCreditsContainerFactory") // CollectionCredits.CONTAINER_FACTORY
   ConcurrentKafkaListenerContainerFactory<Object, Object> ledgerCreditsContainerFactory(
@@ -31,7 +30,6 @@ class LedgerKafkaConfiguration {
     configurer.configure(factory, consumerFactory);
     factory.setBatchListener(true);
     factory.getContainerProperties().setAckMode(ContainerProperties.AckMode.BATCH);
-    factory.setCommonErrorHandler(new DefaultErrorHandler(new FixedBackOff(1000, FixedBackOff.UNLIMITED_ATTEMPTS)));
     return factory;
   }
 }

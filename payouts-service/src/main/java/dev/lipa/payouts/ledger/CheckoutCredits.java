@@ -1,9 +1,11 @@
 package dev.lipa.payouts.ledger;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.kafka.RecordBatches;
+import dev.lipa.common.kafka.RecordJson;
+import dev.lipa.common.kafka.UnprocessableRecordException;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -23,8 +25,9 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>A session is paid once, so the movement is keyed by the session id ({@code checkout.succeeded:<id>:credit}): a
  * redelivered or republished event changes nothing. Read, batched and retried like {@link CollectionCredits} (same
- * container factory): records are read first, {@link Ledger#creditAll} applies them, and store failures propagate so
- * the container retries the batch uncommitted.
+ * container factory): records are read first, {@link Ledger#creditAll} applies them, store failures propagate so
+ * the container retries the batch uncommitted, and a card payment that can never be credited goes to this consumer's
+ * dead letters, where operators see it and can replay it.
  */
 @Component
 class CheckoutCredits {
@@ -45,38 +48,34 @@ class CheckoutCredits {
   @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.CHECKOUT,
       containerFactory = CollectionCredits.CONTAINER_FACTORY, batch = "true")
   void onCheckoutEvents(List<ConsumerRecord<String, String>> records) {
-    List<Movement> credits = new ArrayList<>();
-    for (ConsumerRecord<String, String> record : records) {
-      Optional<Movement> credit;
-      try {
-        credit = credit(json.readTree(record.value()));
-      } catch (RuntimeException e) {
-        credit = unreadable(record, e);
-      }
-      credit.ifPresent(credits::add);
-    }
-    if (credits.isEmpty()) {
-      return;
-    }
-    // store failures propagate: the container retries the batch uncommitted, and the movement ids keep it harmless
-    List<Movement> applied = ledger.creditAll(credits);
-    log.debug("credited {} of {} card payments ({} records)", applied.size(), credits.size(), records.size());
+    // store failures propagate: the container retries the batch uncommitted, and the movement ids keep it harmless; a
+    // record that can never be a credit goes to this consumer's dead letters alone (RecordBatches)
+    RecordBatches.readThenApply(records, this::read, credits -> {
+      List<Movement> applied = ledger.creditAll(credits);
+      log.debug("credited {} of {} card payments ({} records)", applied.size(), credits.size(), records.size());
+    });
   }
 
-  /**
-   * What to do with a record that cannot be read or credits nothing sensible (no organisation, no positive amount, an
-   * unknown currency): log it and go on, so that it holds up neither its partition nor the rest of its batch.
-   */
-  private static Optional<Movement> unreadable(ConsumerRecord<String, String> record, RuntimeException e) {
-    log.warn("checkout event on {} (partition {}, offset {}) not credited: {}", Topics.CHECKOUT, record.partition(),
-        record.offset(), e.toString());
-    return Optional.empty();
+  /** The credit a record asks for, or null; an unreadable or uncreditable card payment is unprocessable. */
+  private Movement read(ConsumerRecord<String, String> record) {
+    if (record.value() == null) {
+      return null;
+    }
+    try {
+      return credit(RecordJson.parse(json, record.value())).orElse(null);
+    } catch (UnprocessableRecordException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      // reading an event is pure: what fails here fails on every retry
+      throw new UnprocessableRecordException("not a creditable checkout event: " + e.getMessage(), e);
+    }
   }
 
   /**
    * The credit an event asks for: a card payment's; empty for every other event (other types, M-Pesa payments).
    *
-   * @throws IllegalArgumentException for a card payment that cannot be credited as it is
+   * @throws IllegalArgumentException for a card payment that cannot be credited as it is (the listener dead-letters
+   *     its record)
    */
   static Optional<Movement> credit(JsonNode event) {
     if (!SUCCEEDED.equals(event.path("type").asString(""))) {

@@ -1,9 +1,11 @@
 package dev.lipa.payouts.ledger;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.kafka.RecordBatches;
+import dev.lipa.common.kafka.RecordJson;
+import dev.lipa.common.kafka.UnprocessableRecordException;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
@@ -26,7 +28,9 @@ import tools.jackson.databind.json.JsonMapper;
  * {@link Ledger#creditAll} applies them per account in one journal query and one guarded update each (see
  * {@link LedgerStore}), and only then does the container commit the batch's offsets: a crash or a store failure
  * before that redelivers the whole batch, and the movement ids make the redelivered credits refused, not counted
- * twice (at least once, exactly once in effect).
+ * twice (at least once, exactly once in effect). A record that can never be a credit goes to this consumer's dead
+ * letters ({@code payments.collections.v1.payouts-ledger.dlt}, {@code /admin/v1/dead-letters}) and the rest of the
+ * batch is credited; a replay credits it at most once, by the same movement id.
  */
 @Component
 class CollectionCredits {
@@ -49,50 +53,60 @@ class CollectionCredits {
   @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.COLLECTIONS, containerFactory = CONTAINER_FACTORY,
       batch = "true")
   void onCollectionEvents(List<ConsumerRecord<String, String>> records) {
-    List<Movement> credits = new ArrayList<>(records.size());
-    for (ConsumerRecord<String, String> record : records) {
-      Movement credit = credit(record);
-      if (credit != null) {
-        credits.add(credit);
-      }
-    }
-    if (credits.isEmpty()) {
-      return;
-    }
-    // store failures propagate: the container retries the batch uncommitted, and the movement ids keep it harmless
-    List<Movement> applied = ledger.creditAll(credits);
-    log.debug("credited {} of {} collection events ({} records)", applied.size(), credits.size(), records.size());
+    // store failures propagate: the container retries the batch uncommitted, and the movement ids keep it harmless; a
+    // record that can never be a credit goes to this consumer's dead letters alone (RecordBatches)
+    RecordBatches.readThenApply(records, this::credit, credits -> {
+      List<Movement> applied = ledger.creditAll(credits);
+      log.debug("credited {} of {} collection events ({} records)", applied.size(), credits.size(), records.size());
+    });
   }
 
-  /** The credit a record asks for; null for events that credit nothing and for unreadable records (logged). */
+  /**
+   * The credit a record asks for; null for events that credit nothing.
+   *
+   * @throws UnprocessableRecordException for a record that can never be a credit (unreadable, no organisation, an
+   *     amount that is not a positive number the ledger can keep, an unknown currency)
+   */
   private Movement credit(ConsumerRecord<String, String> record) {
-    try {
-      JsonNode event = json.readTree(record.value());
-      String type = event.path("type").asString("");
-      if (!type.equals(STK_SUCCEEDED) && !type.equals(BANK_RECEIVED)) {
-        return null;
-      }
-      JsonNode data = event.path("data");
-      String organisationId = event.path("organisationId").asString();
-      JsonNode amountNode = data.path("amount");
-      BigDecimal amount = amountNode.isNumber() ? amountNode.decimalValue() : new BigDecimal(amountNode.asString());
-      String code = data.path("currency").isString() ? data.path("currency").stringValue() : Currency.KSH.name();
-      Currency currency = Currency.of(code).orElseThrow(() -> new IllegalArgumentException("unknown currency " + code));
-      String requestId = data.path("requestId").isString() ? data.path("requestId").stringValue() : null;
-      String source = type + ":" + (requestId != null ? requestId : event.path("eventId").asString());
-      if (organisationId == null || organisationId.isBlank() || amount.signum() <= 0) {
-        throw new IllegalArgumentException("no organisation or no positive amount");
-      }
-      if (!LedgerStore.storable(amount)) {
-        // would fail in the store on every retry and hold the partition
-        throw new IllegalArgumentException("amount " + amount + " has more digits than the ledger keeps");
-      }
-      return new Movement(organisationId, currency, MovementKind.CREDIT, source, amount);
-    } catch (RuntimeException e) {
-      // an unreadable record must not block the partition (nor the rest of its batch)
-      log.warn("collection event on {} (partition {}, offset {}) not credited: {}", Topics.COLLECTIONS,
-          record.partition(), record.offset(), e.toString());
+    if (record.value() == null) {
       return null;
     }
+    JsonNode event = RecordJson.parse(json, record.value());
+    String type = event.path("type").asString("");
+    if (!type.equals(STK_SUCCEEDED) && !type.equals(BANK_RECEIVED)) {
+      return null;
+    }
+    try {
+      return movement(type, event);
+    } catch (UnprocessableRecordException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      // reading an event is pure (a field of the wrong JSON type, say): what fails here fails on every retry
+      throw new UnprocessableRecordException("not a valid " + type + " event: " + e.getMessage(), e);
+    }
+  }
+
+  private static Movement movement(String type, JsonNode event) {
+    JsonNode data = event.path("data");
+    String organisationId = event.path("organisationId").asString(null);
+    JsonNode amountNode = data.path("amount");
+    BigDecimal amount;
+    try {
+      amount = amountNode.isNumber() ? amountNode.decimalValue() : new BigDecimal(amountNode.asString());
+    } catch (NumberFormatException e) {
+      throw new UnprocessableRecordException("data.amount is not a number: " + amountNode, e);
+    }
+    String code = data.path("currency").isString() ? data.path("currency").stringValue() : Currency.KSH.name();
+    Currency currency = Currency.of(code)
+        .orElseThrow(() -> new UnprocessableRecordException("unknown currency " + code));
+    String requestId = data.path("requestId").isString() ? data.path("requestId").stringValue() : null;
+    String source = type + ":" + (requestId != null ? requestId : event.path("eventId").asString());
+    if (organisationId == null || organisationId.isBlank() || amount.signum() <= 0) {
+      throw new UnprocessableRecordException("no organisation or no positive amount");
+    }
+    if (!LedgerStore.storable(amount)) {
+      throw new UnprocessableRecordException("amount " + amount + " has more digits than the ledger keeps");
+    }
+    return new Movement(organisationId, currency, MovementKind.CREDIT, source, amount);
   }
 }

@@ -41,6 +41,9 @@ class CheckoutCreditsIntegrationTests extends PayoutsIntegrationTest {
         method);
   }
 
+  @org.springframework.beans.factory.annotation.Autowired
+  dev.lipa.common.kafka.DeadLetterStore deadLetters;
+
   private static void publish(String key, String... values) {
     Properties props = new Properties();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafkaBootstrapServers());
@@ -118,15 +121,17 @@ class CheckoutCreditsIntegrationTests extends PayoutsIntegrationTest {
     }
 
     @Test
-    void anUnreadableRecordIsSkippedAndTheRestOfItsBatchIsCredited() {
+    void anUncreditableRecordGoesToTheDeadLettersAndTheRestOfItsBatchIsCredited() {
       String org = newOrganisation();
       String session = UUID.randomUUID().toString();
+      String euros = succeeded(UUID.randomUUID().toString(), org, session, "10", "EUR", "CARD");
 
-      publish(session, "not json", succeeded(UUID.randomUUID().toString(), org, session, "10", "EUR", "CARD"),
-          succeeded(UUID.randomUUID().toString(), org, session, "12", "KSH", "CARD"));
+      publish(session, "not json", euros, succeeded(UUID.randomUUID().toString(), org, session, "12", "KSH", "CARD"));
 
       await(() -> balance(org, "KSH")[0].compareTo(new BigDecimal("1012")) == 0);
       assertThat(creditsOf(org, Currency.KSH)).isEqualTo(1);
+      await(() -> deadLetters.list(null, CheckoutCredits.GROUP, 0, 500).stream()
+          .filter(letter -> letter.key() != null && letter.key().equals(session)).count() == 2);
     }
   }
 }

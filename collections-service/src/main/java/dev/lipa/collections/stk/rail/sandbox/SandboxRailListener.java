@@ -4,9 +4,9 @@ import dev.lipa.collections.stk.StkOutboxEvents;
 import dev.lipa.collections.stk.rail.StkPrompt;
 import dev.lipa.collections.stk.rail.StkRail;
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.kafka.RecordJson;
+import dev.lipa.common.kafka.UnprocessableRecordException;
 import java.util.UUID;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
@@ -14,15 +14,14 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Feeds accepted STK pushes to the sandbox rail. A redelivered {@code stk.accepted} only schedules a second,
- * identical outcome, which the compare-and-set ignores; so no eventId bookkeeping is needed here.
+ * Feeds accepted STK pushes to the sandbox rail. A redelivered (or replayed) {@code stk.accepted} only schedules a
+ * second, identical outcome, which the compare-and-set ignores; so no eventId bookkeeping is needed here.
  */
 @Component
 @ConditionalOnProperty(name = "lipa.collections.sandbox.enabled", havingValue = "true", matchIfMissing = true)
 class SandboxRailListener {
 
   static final String GROUP = "collections-sandbox-rail";
-  private static final Logger log = LoggerFactory.getLogger(SandboxRailListener.class);
   private static final String ACCEPTED_TYPE = "\"" + StkOutboxEvents.ACCEPTED + "\"";
 
   private final StkRail rail;
@@ -35,26 +34,31 @@ class SandboxRailListener {
 
   @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.COLLECTIONS)
   void onCollectionEvent(String value) {
-    if (!value.contains(ACCEPTED_TYPE)) {
+    if (value == null || !value.contains(ACCEPTED_TYPE)) {
       // two of every three records on the topic are outcomes: skipped without parsing them (our producer writes the
       // type as a plain JSON string; a record that merely mentions it is parsed and its type checked below)
       return;
     }
-    StkPrompt prompt;
+    StkPrompt prompt = prompt(value);
+    if (prompt != null) {
+      rail.sendPrompt(prompt);
+    }
+  }
+
+  /** The prompt an accepted push asks for; null for another event type; refused when unreadable. */
+  private StkPrompt prompt(String value) {
+    JsonNode event = RecordJson.parse(json, value);
+    if (!StkOutboxEvents.ACCEPTED.equals(event.path("type").asString(""))) {
+      return null;
+    }
     try {
-      JsonNode event = json.readTree(value);
-      if (!StkOutboxEvents.ACCEPTED.equals(event.path("type").asString(""))) {
-        return;
-      }
       JsonNode data = event.path("data");
-      prompt = new StkPrompt(event.path("organisationId").asString(),
+      return new StkPrompt(event.path("organisationId").asString(),
           UUID.fromString(data.path("requestId").asString()), data.path("phoneNumber").asString(),
           data.path("amount").decimalValue(), data.path("currency").asString());
     } catch (RuntimeException e) {
-      // a record we cannot read must not block the partition; the overdue sweep still covers its push
-      log.warn("unreadable record on {} skipped: {}", Topics.COLLECTIONS, e.toString());
-      return;
+      // reading the event is pure: what fails here fails on every retry (the overdue sweep still covers the push)
+      throw new UnprocessableRecordException("not a valid accepted STK push: " + e.getMessage(), e);
     }
-    rail.sendPrompt(prompt);
   }
 }
