@@ -1,17 +1,20 @@
 package dev.lipa.common.ratelimit;
 
+import dev.lipa.common.web.ApiException;
 import java.time.Duration;
+import org.springframework.http.HttpStatus;
 
 /**
  * A request refused by a rate limit: answered {@code 429 Too Many Requests} with {@code Retry-After} (whole seconds)
- * by each service's edge. The message is safe to show the caller.
+ * by each service's edge. The message is safe to show the caller. A refusal like any {@link ApiException} with a 4xx
+ * status: it writes nothing, so an Idempotency-Key it met is released for another try.
  */
-public class RateLimitExceededException extends RuntimeException {
+public class RateLimitExceededException extends ApiException {
 
   private final Duration retryAfter;
 
   public RateLimitExceededException(String message, Duration retryAfter) {
-    super(message, null, false, false);
+    super(HttpStatus.TOO_MANY_REQUESTS, message);
     this.retryAfter = retryAfter == null || retryAfter.isNegative() ? Duration.ZERO : retryAfter;
   }
 
