@@ -4,6 +4,7 @@ import dev.lipa.collections.stk.StkOutboxEvents;
 import dev.lipa.collections.stk.rail.StkPrompt;
 import dev.lipa.collections.stk.rail.StkRail;
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.json.Money;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +50,7 @@ class SandboxRailListener {
       JsonNode data = event.path("data");
       prompt = new StkPrompt(event.path("organisationId").asString(),
           UUID.fromString(data.path("requestId").asString()), data.path("phoneNumber").asString(),
-          data.path("amount").decimalValue(), data.path("currency").asString());
+          Money.fromEvent(data.get("amount")), data.path("currency").asString());
     } catch (RuntimeException e) {
       // a record we cannot read must not block the partition; the overdue sweep still covers its push
       log.warn("unreadable record on {} skipped: {}", Topics.COLLECTIONS, e.toString());
