@@ -1,6 +1,7 @@
 package dev.lipa.payouts.ledger;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.json.Money;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -74,8 +75,8 @@ class CollectionCredits {
       }
       JsonNode data = event.path("data");
       String organisationId = event.path("organisationId").asString();
-      JsonNode amountNode = data.path("amount");
-      BigDecimal amount = amountNode.isNumber() ? amountNode.decimalValue() : new BigDecimal(amountNode.asString());
+      // bounded before anything adds it up: a number or a decimal string within every money field's bounds
+      BigDecimal amount = Money.fromEvent(data.get("amount"));
       String code = data.path("currency").isString() ? data.path("currency").stringValue() : Currency.KSH.name();
       Currency currency = Currency.of(code).orElseThrow(() -> new IllegalArgumentException("unknown currency " + code));
       String requestId = data.path("requestId").isString() ? data.path("requestId").stringValue() : null;

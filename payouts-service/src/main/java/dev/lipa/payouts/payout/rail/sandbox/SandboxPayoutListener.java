@@ -1,6 +1,7 @@
 package dev.lipa.payouts.payout.rail.sandbox;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.json.Money;
 import dev.lipa.payouts.payout.PayoutOutboxEvents;
 import dev.lipa.payouts.payout.rail.PayoutOrder;
 import dev.lipa.payouts.payout.rail.PayoutRail;
@@ -47,7 +48,7 @@ class SandboxPayoutListener {
       }
       order = new PayoutOrder(event.path("organisationId").asString(),
           UUID.fromString(data.path("requestId").asString()), text(data, "kind"), text(data, "phoneNumber"),
-          text(data, "businessNumber"), text(data, "accountNumber"), data.path("amount").decimalValue(),
+          text(data, "businessNumber"), text(data, "accountNumber"), Money.fromEvent(data.get("amount")),
           text(data, "currency"), receiver);
     } catch (RuntimeException e) {
       log.warn("unreadable record on {} skipped: {}", Topics.PAYOUTS, e.toString());
