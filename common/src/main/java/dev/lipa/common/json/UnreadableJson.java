@@ -6,9 +6,9 @@ import tools.jackson.core.JsonParser;
 import tools.jackson.core.exc.StreamConstraintsException;
 
 /**
- * Why Jackson could not read a body, named by the field it was reading when it stopped (so that
- * {@code {"amount":NaN}} is a 400 naming {@code amount}, like every other amount refusal), or by {@code body} when it
- * was not in a field or a limit of {@link JsonLimits} was passed.
+ * Why Jackson could not read a body: a value it refused is named by its field (so that {@code {"amount":NaN}} is a
+ * 400 naming {@code amount}, like every other amount refusal): NaN and Infinity, a number out of range, a key given
+ * twice. A broken structure (cut off, a stray comma) or a limit of {@link JsonLimits} is named {@code body}.
  *
  * @param field the field (a dotted path for nested ones, e.g. {@code data.amount}) or {@code body}
  * @param message a message safe to show the caller
@@ -34,21 +34,19 @@ public record UnreadableJson(String field, String message) {
           + ", property names of at most " + JsonLimits.MAX_NAME_LENGTH + ", at most " + JsonLimits.MAX_NESTING_DEPTH
           + " levels of nesting");
     }
+    // a value the reader refused is the field's fault; a broken structure (cut off, a stray comma) is the body's
     String field = fieldOf(e);
-    if (field == null) {
-      return new UnreadableJson(BODY, "body must be a valid JSON object");
-    }
     String original = String.valueOf(e.getOriginalMessage());
-    if (original.startsWith(BoundedNumbersModule.OUT_OF_RANGE)) {
+    if (field != null && original.startsWith(BoundedNumbersModule.OUT_OF_RANGE)) {
       return new UnreadableJson(field, field + " is out of range");
     }
-    if (original.contains("Non-standard token")) {
+    if (field != null && original.contains("Non-standard token")) {
       return new UnreadableJson(field, field + " must be a JSON number (NaN and Infinity are not numbers)");
     }
-    if (original.startsWith("Duplicate")) {
+    if (field != null && original.startsWith("Duplicate")) {
       return new UnreadableJson(field, field + " must appear only once");
     }
-    return new UnreadableJson(field, field + " is not valid JSON");
+    return new UnreadableJson(BODY, "body must be a valid JSON object");
   }
 
   /** The path the parser stood at, as {@code a.b.0}; null at the top level. */

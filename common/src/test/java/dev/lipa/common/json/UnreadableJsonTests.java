@@ -34,13 +34,14 @@ class UnreadableJsonTests {
         Arguments.of(Named.named("a nested field", "{\"data\":{\"amount\":NaN}}"), "data.amount",
             "data.amount must be a JSON number (NaN and Infinity are not numbers)"),
         Arguments.of(Named.named("a duplicate", "{\"amount\":1,\"amount\":2}"), "amount", "amount must appear only once"),
-        Arguments.of(Named.named("a cut-off body", "{\"amount\":"), "amount", "amount is not valid JSON"),
+        Arguments.of(Named.named("a cut-off body", "{\"amount\":"), "body", "body must be a valid JSON object"),
+        Arguments.of(Named.named("a stray comma", "{\"amount\":1,}"), "body", "body must be a valid JSON object"),
         Arguments.of(Named.named("not JSON at all", "amount=10"), "body", "body must be a valid JSON object"));
   }
 
   @ParameterizedTest
   @MethodSource("unreadableFields")
-  void namesTheFieldTheParserStoppedIn(String body, String field, String message) {
+  void namesTheFieldOfARefusedValueAndTheBodyForABrokenStructure(String body, String field, String message) {
     assertThat(failureOf(body)).isEqualTo(new UnreadableJson(field, message));
   }
 
