@@ -1,10 +1,12 @@
 package dev.lipa.collections;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static dev.lipa.common.testsupport.HostileAmounts.assertRefusedNaming;
 import static org.junit.jupiter.api.Named.named;
 
 import com.mongodb.client.model.Filters;
 import dev.lipa.collections.stk.StkPushStore;
+import dev.lipa.common.testsupport.HostileAmounts;
 import dev.lipa.common.testsupport.TestHttp;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -34,30 +36,10 @@ class InputBoundsIntegrationTests extends CollectionsIntegrationTest {
   private static final String BANK_SECRET = "test-bank-shared-secret-0b7d41c9e2a84f6c";
   private static final String INTERNAL = "/internal/v1/stk-pushes";
 
-  static Stream<Arguments> hostileAmounts() {
-    return Stream.of(
-        Arguments.of(named("10^100000000", "1e100000000")),
-        Arguments.of(named("10^-100000000", "1e-100000000")),
-        Arguments.of(named("a huge negative exponent", "-1e-2147483647")),
-        Arguments.of(named("an exponent beyond an int", "1e9999999999")),
-        Arguments.of(named("zeros that overflow a scale when stripped", "100E2147483647")),
-        Arguments.of(named("35 digits", "12345678901234567890123456789012345")),
-        Arguments.of(named("NaN", "NaN")),
-        Arguments.of(named("Infinity", "Infinity")),
-        Arguments.of(named("NaN as a string", "\"NaN\"")),
-        Arguments.of(named("Infinity as a string", "\"Infinity\"")),
-        Arguments.of(named("minus zero", "-0")));
-  }
-
   private static String stkBody(String amount) {
     return """
         {"description":"Order 42","phoneNumber":"0712345678","amount":%s,"accountReference":"INV42",
          "callbackUrl":"https://merchant.example/callbacks/stk"}""".formatted(amount);
-  }
-
-  private static void assertRefusedNaming(TestHttp.Response response, String field) {
-    assertThat(response.status()).as(response.body()).isEqualTo(400);
-    assertThat(response.json().get("errors").propertyNames()).as(response.body()).containsExactly(field);
   }
 
   private long pushesOf(String org) {
@@ -68,7 +50,7 @@ class InputBoundsIntegrationTests extends CollectionsIntegrationTest {
   class StkPush {
 
     @ParameterizedTest(name = "refuses {0} naming amount")
-    @MethodSource("dev.lipa.collections.InputBoundsIntegrationTests#hostileAmounts")
+    @MethodSource("dev.lipa.common.testsupport.HostileAmounts#all")
     void refusesAHostileAmountWith400NamingItAndStoresNothing(String amount) {
       String org = newOrganisation();
       Map<String, String> headers = new HashMap<>(as(org));
@@ -117,7 +99,7 @@ class InputBoundsIntegrationTests extends CollectionsIntegrationTest {
   class InternalStkPush {
 
     @ParameterizedTest(name = "refuses {0} naming amount")
-    @MethodSource("dev.lipa.collections.InputBoundsIntegrationTests#hostileAmounts")
+    @MethodSource("dev.lipa.common.testsupport.HostileAmounts#all")
     void refusesAHostileAmountFromCheckoutToo(String amount) {
       String org = newOrganisation();
       String body = """
@@ -134,7 +116,7 @@ class InputBoundsIntegrationTests extends CollectionsIntegrationTest {
   class BankDeposits {
 
     static Stream<Arguments> hostileBankAmounts() {
-      return Stream.concat(hostileAmounts(), Stream.of(
+      return Stream.concat(HostileAmounts.all(), Stream.of(
           Arguments.of(named("an exponent in a decimal string", "\"1e100000000\"")),
           Arguments.of(named("three decimals", "1.005")),
           Arguments.of(named("above the maximum", "10000000000000"))));

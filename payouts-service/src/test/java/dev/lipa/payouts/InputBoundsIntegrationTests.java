@@ -1,12 +1,13 @@
 package dev.lipa.payouts;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static dev.lipa.common.testsupport.HostileAmounts.assertRefusedNaming;
 import static org.junit.jupiter.api.Named.named;
 
 import com.mongodb.client.model.Filters;
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.testsupport.HostileAmounts;
 import dev.lipa.common.testsupport.SharedInfra;
-import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.payouts.payout.PayoutStore;
 import java.math.BigDecimal;
 import java.util.Properties;
@@ -16,6 +17,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,28 +34,10 @@ class InputBoundsIntegrationTests extends PayoutsIntegrationTest {
 
   private static final String DEALLOCATIONS = "/api/sandbox/v1/de-allocations";
 
-  /** The probe's amount and its kin: name and JSON value. */
-  private static final String[][] HOSTILE = {
-      {"10^100000000", "1e100000000"},
-      {"10^-100000000", "1e-100000000"},
-      {"a huge negative exponent", "-1e-2147483647"},
-      {"an exponent beyond an int", "1e9999999999"},
-      {"zeros that overflow a scale when stripped", "100E2147483647"},
-      {"35 digits", "12345678901234567890123456789012345"},
-      {"one above the ceiling", "1000000000000000"},
-      {"NaN", "NaN"},
-      {"Infinity", "Infinity"},
-      {"NaN as a string", "\"NaN\""},
-      {"Infinity as a string", "\"Infinity\""},
-      {"minus zero", "-0"}};
-
+  /** The probe's amounts, and one above this service's ceiling. */
   static Stream<Arguments> hostileAmounts() {
-    return Stream.of(HOSTILE).map(a -> Arguments.of(named(a[0], a[1])));
-  }
-
-  private static void assertRefusedNaming(TestHttp.Response response, String field) {
-    assertThat(response.status()).as(response.body()).isEqualTo(400);
-    assertThat(response.json().get("errors").propertyNames()).as(response.body()).containsExactly(field);
+    return Stream.concat(HostileAmounts.all(), Stream.of(Arguments.of(named("one above the ceiling",
+        "1000000000000000"))));
   }
 
   private long payoutsOf(String org) {
@@ -63,17 +47,18 @@ class InputBoundsIntegrationTests extends PayoutsIntegrationTest {
   @Nested
   class Payouts {
 
+    @SuppressWarnings("unchecked")
     static Stream<Arguments> bodies() {
-      return Stream.of(HOSTILE).flatMap(a -> Stream.of(
-          Arguments.of(named("send money, " + a[0], SEND_MONEY), """
+      return hostileAmounts().map(a -> (Named<String>) a.get()[0]).flatMap(a -> Stream.of(
+          Arguments.of(named("send money, " + a.getName(), SEND_MONEY), """
               {"phoneNumber":"0712345678","amount":%s,"remarks":"salary","occasion":"June",
-               "callbackUrl":"https://merchant.example/b2c"}""".formatted(a[1])),
-          Arguments.of(named("till, " + a[0], TILL), """
+               "callbackUrl":"https://merchant.example/b2c"}""".formatted(a.getPayload())),
+          Arguments.of(named("till, " + a.getName(), TILL), """
               {"businessNumber":"174379","accountNumber":"INV-7","amount":%s,"remarks":"stock",
-               "callbackUrl":"https://merchant.example/till"}""".formatted(a[1])),
-          Arguments.of(named("paybill, " + a[0], PAYBILL), """
+               "callbackUrl":"https://merchant.example/till"}""".formatted(a.getPayload())),
+          Arguments.of(named("paybill, " + a.getName(), PAYBILL), """
               {"businessNumber":"888880","accountNumber":"ACC-77","amount":%s,"remarks":"bill","occasion":"June",
-               "callbackUrl":"https://merchant.example/paybill"}""".formatted(a[1]))));
+               "callbackUrl":"https://merchant.example/paybill"}""".formatted(a.getPayload()))));
     }
 
     @ParameterizedTest(name = "refuses {0} naming amount")

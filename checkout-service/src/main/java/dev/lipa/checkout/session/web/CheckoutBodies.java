@@ -38,7 +38,7 @@ public final class CheckoutBodies {
     try {
       tree = json.readTree(body);
     } catch (JacksonException e) {
-      // where Jackson stopped ({"amount":NaN}) is named like any other field; elsewhere it is the body
+      // a value the reader refused ({"amount":NaN}) is named like any other field; a broken body is the body
       UnreadableJson problem = UnreadableJson.of(e).orElseThrow();
       throw new CheckoutApiException(HttpStatus.BAD_REQUEST, "The request body is not valid JSON",
           Map.of(problem.field(), List.of(problem.message())));

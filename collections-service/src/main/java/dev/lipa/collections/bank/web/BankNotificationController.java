@@ -72,7 +72,7 @@ class BankNotificationController {
     try {
       tree = json.readTree(raw);
     } catch (JacksonException e) {
-      // where Jackson stopped ({"amount":NaN}) is named like any other field; elsewhere it is the body
+      // a value the reader refused ({"amount":NaN}) is named like any other field; a broken body is the body
       UnreadableJson problem = UnreadableJson.of(e).orElseThrow();
       throw ValidationException.of(problem.field(), problem.field().equals(UnreadableJson.BODY)
           ? "must be a JSON object" : problem.message());
