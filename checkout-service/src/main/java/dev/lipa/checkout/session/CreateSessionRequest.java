@@ -1,6 +1,7 @@
 package dev.lipa.checkout.session;
 
 import dev.lipa.common.json.JsonFields;
+import dev.lipa.common.json.Money;
 import dev.lipa.common.web.FieldErrors;
 import java.math.BigDecimal;
 import java.net.URI;
@@ -62,11 +63,8 @@ public record CreateSessionRequest(
       }
     }
 
-    BigDecimal amount = fields.positiveAmount("amount", true, false);
-    if (amount != null && amount.compareTo(AMOUNT_MAX) > 0) {
-      errors.add("amount", "amount must be at most " + AMOUNT_MAX.toPlainString());
-      amount = null;
-    }
+    // bounded on digits and scale first (1e100000000 is a 400, never arithmetic), then by the currency's decimals
+    BigDecimal amount = fields.positiveAmount("amount", true, Money.MAX_DECIMALS, AMOUNT_MAX);
     if (amount != null && currency != null && !currency.allowsScaleOf(amount)) {
       errors.add("amount", currency.decimals() == 0
           ? "amount must be a whole number in " + currency.name()

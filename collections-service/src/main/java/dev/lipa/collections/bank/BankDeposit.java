@@ -1,6 +1,7 @@
 package dev.lipa.collections.bank;
 
 import dev.lipa.common.json.JsonFields;
+import dev.lipa.common.json.Money;
 import dev.lipa.common.web.FieldErrors;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -92,7 +93,7 @@ public record BankDeposit(String transactionref, String accountnumber, BigDecima
     if (node == null || node.isNull()) {
       errors.add("amount", "amount is required");
       return null;
-    } else if (node.isNumber()) {
+    } else if (node.isNumber() && !node.isDouble() && !node.isFloat()) {
       value = node.decimalValue();
     } else if (node.isString() && DECIMAL.matcher(node.stringValue().strip()).matches()) {
       value = new BigDecimal(node.stringValue().strip());
@@ -100,16 +101,10 @@ public record BankDeposit(String transactionref, String accountnumber, BigDecima
       errors.add("amount", "amount must be a decimal number or a decimal string such as \"1500.00\"");
       return null;
     }
-    if (value.signum() <= 0) {
-      errors.add("amount", "amount must be greater than 0");
-      return null;
-    }
-    if (value.stripTrailingZeros().scale() > 2) {
-      errors.add("amount", "amount must have at most 2 decimals");
-      return null;
-    }
-    if (value.compareTo(MAX_AMOUNT) > 0) {
-      errors.add("amount", "amount must be at most " + MAX_AMOUNT.toPlainString());
+    // bounded on digits and scale before anything else touches it (1e100000000 is a number too)
+    String refusal = Money.refusal("amount", value, 2, MAX_AMOUNT);
+    if (refusal != null) {
+      errors.add("amount", refusal);
       return null;
     }
     return value.setScale(2, RoundingMode.UNNECESSARY);

@@ -1,6 +1,7 @@
 package dev.lipa.collections.stk;
 
 import dev.lipa.common.json.JsonFields;
+import dev.lipa.common.json.Money;
 import dev.lipa.common.phone.MobileCountry;
 import dev.lipa.common.phone.MobileNumber;
 import dev.lipa.common.web.FieldErrors;
@@ -42,9 +43,9 @@ public record StkPushRequest(
   static final int CUSTOMER_NAME_MAX = 100;
   /**
    * Not a spec rule but a storage one: amounts must fit a Decimal128 exactly and stay exact for clients that read
-   * JSON numbers as doubles (below 2^53).
+   * JSON numbers as doubles (below 2^53); the platform's ceiling for every money field.
    */
-  static final BigDecimal AMOUNT_MAX = new BigDecimal("999999999999999");
+  static final BigDecimal AMOUNT_MAX = Money.MAX;
   private static final Pattern ALPHANUMERIC = Pattern.compile("[A-Za-z0-9]+");
 
   /** A Kenyan request without the fields of other countries (tests and fixtures). */
@@ -78,11 +79,7 @@ public record StkPushRequest(
       errors.add("phoneNumber", "phoneNumber must be a Kenyan, Tanzanian or Ugandan mobile number");
     }
 
-    BigDecimal amount = fields.positiveAmount("amount", true, true);
-    if (amount != null && amount.compareTo(AMOUNT_MAX) > 0) {
-      errors.add("amount", "amount must be at most " + AMOUNT_MAX.toPlainString());
-      amount = null;
-    }
+    BigDecimal amount = fields.positiveAmount("amount", true, 0, AMOUNT_MAX);
 
     // an unknown currency has no rules: hold the reference to the strictest ones, so the merchant sees its problems
     // in one answer

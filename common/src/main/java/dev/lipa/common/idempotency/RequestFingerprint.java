@@ -1,6 +1,8 @@
 package dev.lipa.common.idempotency;
 
+import dev.lipa.common.json.PlatformJson;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -19,10 +21,19 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * written in plain notation without trailing zeros ({@code 10}, {@code 10.0} and {@code 1E+1} are the same number, as
  * they are to every amount rule of the platform), arrays kept in order, {@code null} kept (an explicit null is a
  * different body from an absent key only in name; both are canonicalised as they are sent).
+ *
+ * <p>A number whose plain form would be longer than {@value #MAX_PLAIN_LENGTH} characters ({@code 1e200000000} is 11
+ * characters and a 200-million-digit plain form) is written instead as its digits without trailing zeros and its
+ * exponent ({@code 1E200000000}), worked out from the digits it was sent with and never expanded. Plain forms contain
+ * no {@code E}, so the two forms never meet, and every number that had a plain form of that length before keeps it:
+ * a fingerprint stored under an Idempotency-Key before this rule still matches its retry.
  */
 public final class RequestFingerprint {
 
-  private static final JsonMapper JSON = JsonMapper.builder().build();
+  /** Longer plain forms are written with an exponent; no amount comes near it (a plain 1E+1023 is 1,024). */
+  static final int MAX_PLAIN_LENGTH = 1024;
+
+  private static final JsonMapper JSON = PlatformJson.builder().build();
   private static final HexFormat HEX = HexFormat.of();
 
   private RequestFingerprint() {
@@ -65,8 +76,7 @@ public final class RequestFingerprint {
       }
       out.append(']');
     } else if (node.isNumber()) {
-      BigDecimal number = node.decimalValue();
-      out.append(number.signum() == 0 ? "0" : number.stripTrailingZeros().toPlainString());
+      writeNumber(node, out);
     } else if (node.isString()) {
       out.append(JSON.writeValueAsString(node.stringValue()));
     } else if (node.isBoolean()) {
@@ -74,6 +84,42 @@ public final class RequestFingerprint {
     } else {
       out.append("null");
     }
+  }
+
+  private static void writeNumber(JsonNode node, StringBuilder out) {
+    if ((node.isDouble() || node.isFloat()) && !Double.isFinite(node.doubleValue())) {
+      // only a tree built by hand holds NaN or an infinity; the platform's mapper refuses them
+      out.append(node.doubleValue());
+      return;
+    }
+    BigDecimal number = node.decimalValue();
+    if (number.signum() == 0) {
+      out.append('0');
+      return;
+    }
+    // value = digits x 10^exponent, with the digits' trailing zeros moved into the exponent (long: it may pass int)
+    String unscaled = number.unscaledValue().abs().toString();
+    int end = unscaled.length();
+    while (unscaled.charAt(end - 1) == '0') {
+      end--;
+    }
+    String digits = unscaled.substring(0, end);
+    long exponent = -(long) number.scale() + (unscaled.length() - end);
+    if (plainLength(digits.length(), exponent) <= MAX_PLAIN_LENGTH) {
+      // the form fingerprints had before: stripTrailingZeros().toPlainString(), here cheap since the scale is small
+      out.append(new BigDecimal(new BigInteger(number.signum() < 0 ? "-" + digits : digits),
+          (int) -exponent).toPlainString());
+    } else {
+      out.append(number.signum() < 0 ? "-" : "").append(digits).append('E').append(exponent);
+    }
+  }
+
+  /** Characters of the plain form of digits x 10^exponent, sign aside. */
+  private static long plainLength(int digits, long exponent) {
+    if (exponent >= 0) {
+      return digits + exponent;
+    }
+    return -exponent < digits ? digits + 1 : 2 - exponent;
   }
 
   private static String sha256(String text) {

@@ -1,24 +1,37 @@
 package dev.lipa.common.json;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.jackson.autoconfigure.JsonFactoryBuilderCustomizer;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
-import tools.jackson.core.StreamReadFeature;
-import tools.jackson.core.StreamWriteFeature;
-import tools.jackson.databind.DeserializationFeature;
+import org.springframework.core.Ordered;
+import tools.jackson.core.json.JsonFactoryBuilder;
 
-/**
- * The platform's JSON conventions: decimals read as {@link java.math.BigDecimal}, written in plain notation, and
- * duplicate keys refused (a body with two {@code amount}s is ambiguous, so it is an error).
- */
+/** Gives Spring's {@code JsonMapper} the platform's conventions and limits ({@link PlatformJson}). */
 @AutoConfiguration
 public class JsonAutoConfiguration {
 
   @Bean
   JsonMapperBuilderCustomizer lipaJsonConventions() {
-    return builder -> builder
-        .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-        .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN);
+    return PlatformJson::conventions;
+  }
+
+  @Bean
+  JsonFactoryBuilderCustomizer lipaJsonLimits() {
+    return new Limits();
+  }
+
+  /** Runs after Boot's own factory customizer (order 0), which would otherwise put Jackson's defaults back. */
+  static final class Limits implements JsonFactoryBuilderCustomizer, Ordered {
+
+    @Override
+    public void customize(JsonFactoryBuilder builder) {
+      builder.streamReadConstraints(JsonLimits.readConstraints());
+    }
+
+    @Override
+    public int getOrder() {
+      return 1;
+    }
   }
 }

@@ -59,8 +59,20 @@ public final class JsonFields {
     return value;
   }
 
-  /** A JSON number greater than zero. {@code wholeOnly} refuses any fractional part (10.5) but accepts 10.0. */
+  /**
+   * A JSON number greater than zero and at most {@link Money#MAX}. {@code wholeOnly} refuses any fractional part (10.5)
+   * but accepts 10.0 and returns it as 10; otherwise up to {@link Money#MAX_DECIMALS} decimals are accepted.
+   */
   public BigDecimal positiveAmount(String field, boolean required, boolean wholeOnly) {
+    return positiveAmount(field, required, wholeOnly ? 0 : Money.MAX_DECIMALS, Money.MAX);
+  }
+
+  /**
+   * A JSON number greater than zero, at most {@code max}, with at most {@code decimals} digits after the point (a whole
+   * amount, {@code decimals} 0, is returned with scale 0). Bounded by {@link Money#refusal} before anything else is
+   * done with it, so {@code 1e100000000} is a field error, not a hundred million digits.
+   */
+  public BigDecimal positiveAmount(String field, boolean required, int decimals, BigDecimal max) {
     JsonNode node = body.get(field);
     if (absent(node)) {
       if (required) {
@@ -72,16 +84,17 @@ public final class JsonFields {
       errors.add(field, field + " must be a number, not " + describe(node));
       return null;
     }
+    if (!Money.isFinite(node)) {
+      errors.add(field, field + " must be a finite number");
+      return null;
+    }
     BigDecimal value = node.decimalValue();
-    if (wholeOnly && !Money.isWhole(value)) {
-      errors.add(field, field + " must be a whole number");
+    String refusal = Money.refusal(field, value, decimals, max);
+    if (refusal != null) {
+      errors.add(field, refusal);
       return null;
     }
-    if (value.signum() <= 0) {
-      errors.add(field, field + " must be greater than 0");
-      return null;
-    }
-    return wholeOnly ? Money.whole(value) : value;
+    return decimals == 0 ? Money.whole(value) : value;
   }
 
   private static boolean absent(JsonNode node) {

@@ -1,6 +1,7 @@
 package dev.lipa.common.servlet;
 
 import dev.lipa.common.ratelimit.RateLimitExceededException;
+import dev.lipa.common.json.UnreadableJson;
 import dev.lipa.common.security.InvalidTokenException;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
@@ -56,7 +57,11 @@ public class EnvelopeExceptionHandler {
 
   @ExceptionHandler(HttpMessageNotReadableException.class)
   ResponseEntity<Envelope<Void>> unreadable(HttpMessageNotReadableException e) {
-    return respond(HttpStatus.BAD_REQUEST, "The request body is missing or is not valid JSON");
+    // where Jackson stopped (a field, or a limit of the body) is named like any other field error
+    return UnreadableJson.of(e)
+        .map(problem -> ResponseEntity.badRequest().body(Envelope.invalid("The request body is not valid JSON",
+            Map.of(problem.field(), List.of(problem.message())))))
+        .orElseGet(() -> respond(HttpStatus.BAD_REQUEST, "The request body is missing or is not valid JSON"));
   }
 
   @ExceptionHandler(HttpMediaTypeNotSupportedException.class)

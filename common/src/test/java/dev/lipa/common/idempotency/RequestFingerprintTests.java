@@ -3,18 +3,17 @@ package dev.lipa.common.idempotency;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Named.named;
 
+import dev.lipa.common.json.PlatformJson;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 class RequestFingerprintTests {
 
-  private static final JsonMapper JSON = JsonMapper.builder()
-      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
+  private static final JsonMapper JSON = PlatformJson.builder().build();
 
   private static String fingerprint(String body) {
     return RequestFingerprint.of(JSON.readTree(body));
@@ -63,5 +62,40 @@ class RequestFingerprintTests {
   void escapesStringsSoThatKeysCannotBeForged() {
     assertThat(fingerprint("{\"a\":\"x\\\",\\\"b\\\":\\\"y\"}")).isNotEqualTo(fingerprint("{\"a\":\"x\",\"b\":\"y\"}"));
     assertThat(RequestFingerprint.canonical(JSON.readTree("{\"é\":\"\\u00e9\"}"))).isEqualTo("{\"é\":\"é\"}");
+  }
+
+  @Test
+  void writesANumberWhosePlainFormIsHugeWithItsExponentInsteadOfExpandingIt() {
+    assertThat(RequestFingerprint.canonical(JSON.readTree("{\"x\":1e200000000,\"y\":-25e-200000000}")))
+        .isEqualTo("{\"x\":1E200000000,\"y\":-25E-200000000}");
+    assertThat(RequestFingerprint.canonical(JSON.readTree("{\"x\":100E2147483647}"))).isEqualTo("{\"x\":1E2147483649}");
+  }
+
+  static Stream<Arguments> sameHugeNumbers() {
+    return Stream.of(
+        Arguments.of(named("trailing zeros in the digits", "{\"x\":10e199999999}")),
+        Arguments.of(named("a decimal point", "{\"x\":1.000e200000000}")),
+        Arguments.of(named("an explicit plus", "{\"x\":1E+200000000}")));
+  }
+
+  @ParameterizedTest(name = "ignores {0}")
+  @MethodSource("sameHugeNumbers")
+  void hugeNumbersThatMeanTheSameHaveTheSameFingerprint(String body) {
+    assertThat(fingerprint(body)).isEqualTo(fingerprint("{\"x\":1e200000000}"));
+  }
+
+  @Test
+  void hugeNumbersThatDifferHaveDifferentFingerprints() {
+    assertThat(fingerprint("{\"x\":1e200000001}")).isNotEqualTo(fingerprint("{\"x\":1e200000000}"));
+    assertThat(fingerprint("{\"x\":2e200000000}")).isNotEqualTo(fingerprint("{\"x\":1e200000000}"));
+    assertThat(fingerprint("{\"x\":-1e200000000}")).isNotEqualTo(fingerprint("{\"x\":1e200000000}"));
+    assertThat(fingerprint("{\"x\":\"1E200000000\"}")).isNotEqualTo(fingerprint("{\"x\":1e200000000}"));
+  }
+
+  @Test
+  void keepsThePlainFormUpToItsLimitSoStoredFingerprintsStillMatch() {
+    // 1e1023 has a plain form of 1,024 characters: fingerprinted before this rule as its plain digits, and still
+    assertThat(RequestFingerprint.canonical(JSON.readTree("{\"x\":1e1023}"))).isEqualTo("{\"x\":1" + "0".repeat(1023) + "}");
+    assertThat(RequestFingerprint.canonical(JSON.readTree("{\"x\":1e1024}"))).isEqualTo("{\"x\":1E1024}");
   }
 }

@@ -3,6 +3,7 @@ package dev.lipa.payouts.ledger;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.kafka.RecordBatches;
 import dev.lipa.common.kafka.RecordJson;
+import dev.lipa.common.json.Money;
 import dev.lipa.common.kafka.UnprocessableRecordException;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
@@ -87,12 +88,12 @@ class CheckoutCredits {
     }
     String organisationId = event.path("organisationId").asString("");
     String sessionId = data.path("checkoutSessionId").asString("");
-    JsonNode amountNode = data.path("amount");
-    if (organisationId.isBlank() || sessionId.isBlank() || !amountNode.isNumber()) {
+    if (organisationId.isBlank() || sessionId.isBlank() || !data.path("amount").isNumber()) {
       throw new IllegalArgumentException("no organisation, session id or amount");
     }
-    BigDecimal amount = amountNode.decimalValue();
-    if (amount.signum() <= 0 || !LedgerStore.storable(amount)) {
+    // bounded before anything adds it up (Money.fromEvent refuses what no money field accepts)
+    BigDecimal amount = Money.fromEvent(data.get("amount"));
+    if (!LedgerStore.storable(amount)) {
       throw new IllegalArgumentException("amount " + amount + " cannot be credited");
     }
     String code = data.path("currency").asString("");

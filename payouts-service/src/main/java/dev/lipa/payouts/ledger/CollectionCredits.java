@@ -4,6 +4,7 @@ import dev.lipa.common.events.Topics;
 import dev.lipa.common.kafka.RecordBatches;
 import dev.lipa.common.kafka.RecordJson;
 import dev.lipa.common.kafka.UnprocessableRecordException;
+import dev.lipa.common.json.Money;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
 import java.util.List;
@@ -89,12 +90,12 @@ class CollectionCredits {
   private static Movement movement(String type, JsonNode event) {
     JsonNode data = event.path("data");
     String organisationId = event.path("organisationId").asString(null);
-    JsonNode amountNode = data.path("amount");
     BigDecimal amount;
     try {
-      amount = amountNode.isNumber() ? amountNode.decimalValue() : new BigDecimal(amountNode.asString());
-    } catch (NumberFormatException e) {
-      throw new UnprocessableRecordException("data.amount is not a number: " + amountNode, e);
+      // bounded before anything adds it up: a number or a decimal string within every money field's bounds
+      amount = Money.fromEvent(data.get("amount"));
+    } catch (IllegalArgumentException e) {
+      throw new UnprocessableRecordException("data.amount: " + e.getMessage(), e);
     }
     String code = data.path("currency").isString() ? data.path("currency").stringValue() : Currency.KSH.name();
     Currency currency = Currency.of(code)

@@ -1,6 +1,7 @@
 package dev.lipa.payouts.payout;
 
 import dev.lipa.common.json.JsonFields;
+import dev.lipa.common.json.Money;
 import dev.lipa.common.web.FieldErrors;
 import java.math.BigDecimal;
 import java.net.URI;
@@ -13,20 +14,16 @@ public final class RequestRules {
   public static final int REFERENCE_ID_MAX = 64;
   public static final int CALLBACK_URL_MAX = 2048;
   public static final int TEXT_MAX = 100;
-  /** Amounts stay exact in Decimal128 and for clients that read JSON numbers as doubles. */
-  public static final BigDecimal AMOUNT_MAX = new BigDecimal("999999999999999");
+  /** Amounts stay exact in Decimal128 and for clients that read JSON numbers as doubles: the platform's ceiling. */
+  public static final BigDecimal AMOUNT_MAX = Money.MAX;
 
   private RequestRules() {
   }
 
   /** A whole amount above 0 (10.0 is 10; 10.5 is refused: the wallets move whole shillings). */
   public static BigDecimal amount(JsonFields fields, BigDecimal minimum, String currency) {
-    BigDecimal amount = fields.positiveAmount("amount", true, true);
+    BigDecimal amount = fields.positiveAmount("amount", true, 0, AMOUNT_MAX);
     FieldErrors errors = fields.errors();
-    if (amount != null && amount.compareTo(AMOUNT_MAX) > 0) {
-      errors.add("amount", "amount must be at most " + AMOUNT_MAX.toPlainString());
-      return null;
-    }
     if (amount != null && minimum != null && amount.compareTo(minimum) < 0) {
       errors.add("amount", "amount must be at least " + minimum.toPlainString() + " for " + currency);
       return null;

@@ -1,6 +1,7 @@
 package dev.lipa.checkout.session.web;
 
 import dev.lipa.common.json.JsonFields;
+import dev.lipa.common.json.UnreadableJson;
 import dev.lipa.common.web.ValidationException;
 import java.util.List;
 import java.util.Map;
@@ -37,8 +38,10 @@ public final class CheckoutBodies {
     try {
       tree = json.readTree(body);
     } catch (JacksonException e) {
+      // a value the reader refused ({"amount":NaN}) is named like any other field; a broken body is the body
+      UnreadableJson problem = UnreadableJson.of(e).orElseThrow();
       throw new CheckoutApiException(HttpStatus.BAD_REQUEST, "The request body is not valid JSON",
-          Map.of("body", List.of("must be a valid JSON object")));
+          Map.of(problem.field(), List.of(problem.message())));
     }
     try {
       JsonFields.of(tree);

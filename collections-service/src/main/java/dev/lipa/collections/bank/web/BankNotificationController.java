@@ -6,6 +6,7 @@ import dev.lipa.collections.bank.BankCollections;
 import dev.lipa.collections.bank.BankDeposit;
 import dev.lipa.collections.bank.TransactionConflictException;
 import dev.lipa.collections.bank.UnknownAccountException;
+import dev.lipa.common.json.UnreadableJson;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.common.web.ValidationException;
@@ -71,7 +72,10 @@ class BankNotificationController {
     try {
       tree = json.readTree(raw);
     } catch (JacksonException e) {
-      throw ValidationException.of("body", "must be a JSON object");
+      // a value the reader refused ({"amount":NaN}) is named like any other field; a broken body is the body
+      UnreadableJson problem = UnreadableJson.of(e).orElseThrow();
+      throw ValidationException.of(problem.field(), problem.field().equals(UnreadableJson.BODY)
+          ? "must be a JSON object" : problem.message());
     }
     BankDeposit deposit = BankDeposit.fromNotification(tree);
     BankCollections.Received received;

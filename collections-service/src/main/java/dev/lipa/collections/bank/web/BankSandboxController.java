@@ -135,11 +135,16 @@ class BankSandboxController {
       return null;
     }
     try {
-      return LocalDate.parse(value.strip());
+      LocalDate date = LocalDate.parse(value.strip());
+      // ISO parsing takes years up to +999999999, where the day after (and a Mongo date) no longer exists
+      if (date.getYear() >= 1 && date.getYear() <= 9999) {
+        return date;
+      }
     } catch (DateTimeParseException e) {
-      errors.add(name, name + " must be a date as YYYY-MM-DD");
-      return null;
+      // reported below
     }
+    errors.add(name, name + " must be a date as YYYY-MM-DD");
+    return null;
   }
 
   private static int number(String name, String value, int absent, int min, int max, FieldErrors errors) {

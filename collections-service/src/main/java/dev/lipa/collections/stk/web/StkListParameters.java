@@ -5,12 +5,12 @@ import dev.lipa.collections.stk.StkListQuery;
 import dev.lipa.collections.stk.StkStatus;
 import dev.lipa.common.phone.MobileNumber;
 import dev.lipa.common.web.FieldErrors;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
-import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
@@ -20,7 +20,8 @@ import java.util.stream.Collectors;
  *   <li>{@code status}: PENDING, SUCCESS or FAILED (exact);</li>
  *   <li>{@code from}, {@code to}: inclusive bounds on {@code createdAt}, each an ISO date ({@code 2026-03-01}: the
  *       whole day) or date-time ({@code 2026-03-01T09:30:00}, with or without fraction) in the platform zone, or a
- *       date-time with an offset ({@code 2026-03-01T06:30:00Z}); {@code to} must not be before {@code from};</li>
+ *       date-time with an offset ({@code 2026-03-01T06:30:00Z}), in the years 0001 to 9999; {@code to} must not be
+ *       before {@code from};</li>
  *   <li>{@code currencyCode}: KSH, TZS or UGX (exact);</li>
  *   <li>{@code phoneNumber}: a Kenyan, Tanzanian or Ugandan mobile number in any accepted form (normalised before
  *       matching; a local 07… form is read in the country of {@code currencyCode} when given, else as Kenyan first,
@@ -34,6 +35,9 @@ record StkListParameters(String status, String from, String to, String currencyC
 
   static final int DEFAULT_PAGE_SIZE = 100;
   static final int MAX_PAGE_SIZE = 500;
+  /** Bounds are four-digit years: ISO parsing takes +999999999, which a Mongo date cannot hold. */
+  private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+  private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999Z");
 
   /** Checks every parameter at once; throws a {@link dev.lipa.common.web.ValidationException} naming each bad one. */
   StkListQuery toQuery(String organisationId, ZoneId zone) {
@@ -114,6 +118,11 @@ record StkListParameters(String status, String from, String to, String currencyC
    * (record times are stored to the millisecond, so "to" a day covers the whole day).
    */
   private static Instant bound(String text, boolean upper, ZoneId zone) {
+    Instant bound = parsedBound(text, upper, zone);
+    return bound == null || bound.isBefore(EARLIEST) || bound.isAfter(LATEST) ? null : bound;
+  }
+
+  private static Instant parsedBound(String text, boolean upper, ZoneId zone) {
     try {
       if (text.length() == 10) {
         LocalDate day = LocalDate.parse(text);
@@ -124,7 +133,8 @@ record StkListParameters(String status, String from, String to, String currencyC
         return OffsetDateTime.parse(text).toInstant();
       }
       return LocalDateTime.parse(text).atZone(zone).toInstant();
-    } catch (DateTimeParseException e) {
+    } catch (DateTimeException e) {
+      // a parse failure, or a date-time the zone cannot place
       return null;
     }
   }

@@ -6,6 +6,7 @@ import dev.lipa.collections.stk.rail.StkRail;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.kafka.RecordJson;
 import dev.lipa.common.kafka.UnprocessableRecordException;
+import dev.lipa.common.json.Money;
 import java.util.UUID;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.kafka.annotation.KafkaListener;
@@ -55,7 +56,7 @@ class SandboxRailListener {
       JsonNode data = event.path("data");
       return new StkPrompt(event.path("organisationId").asString(),
           UUID.fromString(data.path("requestId").asString()), data.path("phoneNumber").asString(),
-          data.path("amount").decimalValue(), data.path("currency").asString());
+          Money.fromEvent(data.get("amount")), data.path("currency").asString());
     } catch (RuntimeException e) {
       // reading the event is pure: what fails here fails on every retry (the overdue sweep still covers the push)
       throw new UnprocessableRecordException("not a valid accepted STK push: " + e.getMessage(), e);

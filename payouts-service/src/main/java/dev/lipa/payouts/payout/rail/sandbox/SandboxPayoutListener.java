@@ -3,6 +3,7 @@ package dev.lipa.payouts.payout.rail.sandbox;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.kafka.RecordJson;
 import dev.lipa.common.kafka.UnprocessableRecordException;
+import dev.lipa.common.json.Money;
 import dev.lipa.payouts.payout.PayoutOutboxEvents;
 import dev.lipa.payouts.payout.rail.PayoutOrder;
 import dev.lipa.payouts.payout.rail.PayoutRail;
@@ -56,7 +57,7 @@ class SandboxPayoutListener {
       }
       return new PayoutOrder(event.path("organisationId").asString(),
           UUID.fromString(data.path("requestId").asString()), text(data, "kind"), text(data, "phoneNumber"),
-          text(data, "businessNumber"), text(data, "accountNumber"), data.path("amount").decimalValue(),
+          text(data, "businessNumber"), text(data, "accountNumber"), Money.fromEvent(data.get("amount")),
           text(data, "currency"), receiver);
     } catch (RuntimeException e) {
       // reading the event is pure: what fails here fails on every retry (the overdue sweep still covers the payout)
