@@ -95,7 +95,7 @@ class CollectionCredits {
       // bounded before anything adds it up: a number or a decimal string within every money field's bounds
       amount = Money.fromEvent(data.get("amount"));
     } catch (IllegalArgumentException e) {
-      throw new UnprocessableRecordException("data.amount: " + e.getMessage(), e);
+      throw new UnprocessableRecordException("not a valid " + type + " event: data." + e.getMessage(), e);
     }
     String code = data.path("currency").isString() ? data.path("currency").stringValue() : Currency.KSH.name();
     Currency currency = Currency.of(code)
