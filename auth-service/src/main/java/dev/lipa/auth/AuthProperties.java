@@ -6,13 +6,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Settings of the token issuer and the operator API ({@code lipa.auth.*}), checked at start-up.
+ * Settings of the token issuer ({@code lipa.auth.*}), checked at start-up. The operator API's token is common's
+ * {@code lipa.operator.token}.
  *
  * @param issuer the {@code iss} of every token; verifiers expect {@code lipa-auth}
  * @param audience the {@code aud} of every token; verifiers expect {@code lipa-api}
  * @param accessTokenTtl lifetime of access tokens, reported as {@code expires_in}
  * @param refreshTokenTtl lifetime of refresh tokens, reported as {@code refresh_expires_in}
- * @param operatorToken the platform team's credential for {@code /admin/**}; blank means the admin API is closed
  * @param environment the environment new organisations belong to
  * @param zone the zone record times are shown in
  * @param outbox how the organisations' outbox sweeper republishes what a crash left behind
@@ -23,7 +23,6 @@ public record AuthProperties(
     @DefaultValue("lipa-api") String audience,
     @DefaultValue("300s") Duration accessTokenTtl,
     @DefaultValue("1800s") Duration refreshTokenTtl,
-    String operatorToken,
     @DefaultValue("sandbox") String environment,
     @DefaultValue("Africa/Nairobi") ZoneId zone,
     @DefaultValue Outbox outbox) {
@@ -36,13 +35,7 @@ public record AuthProperties(
       throw new IllegalArgumentException(
           "lipa.auth.access-token-ttl must be positive and lipa.auth.refresh-token-ttl at least as long");
     }
-    operatorToken = operatorToken == null || operatorToken.isBlank() ? null : operatorToken;
     outbox = outbox == null ? new Outbox(Duration.ofSeconds(5), Duration.ofSeconds(30), 500) : outbox;
-  }
-
-  /** Whether the operator API may be used at all; without a configured token it stays closed, never open. */
-  public boolean operatorApiConfigured() {
-    return operatorToken != null;
   }
 
   /**

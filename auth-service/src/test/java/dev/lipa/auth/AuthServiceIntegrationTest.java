@@ -17,7 +17,7 @@ import org.springframework.test.context.ContextConfiguration;
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = "lipa.auth.operator-token=" + AuthFixtures.OPERATOR_TOKEN)
+    properties = "lipa.operator.token=" + AuthFixtures.OPERATOR_TOKEN)
 @ContextConfiguration(initializers = SharedInfraInitializer.class)
 public @interface AuthServiceIntegrationTest {
 }

@@ -7,6 +7,8 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.testsupport.PathRuleChecks;
+import dev.lipa.common.testsupport.PathRuleChecks.Protected;
 import dev.lipa.common.testsupport.SharedInfraInitializer;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.common.testsupport.TestIssuer;
@@ -30,6 +32,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.test.context.ContextConfiguration;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "lipa.dispatcher.retry-delays=200ms,200ms,200ms",
@@ -42,7 +46,7 @@ import org.springframework.test.context.ContextConfiguration;
     "lipa.dispatcher.host-permit-wait=50ms",
     "lipa.dispatcher.defer-delay=200ms",
     "lipa.dispatcher.breaker-open-duration=2s",
-    "lipa.dispatcher.operator-token=" + CallbackDeliveryIntegrationTests.OPERATOR_TOKEN,
+    "lipa.operator.token=" + CallbackDeliveryIntegrationTests.OPERATOR_TOKEN,
     "lipa.dispatcher.signing.rotation-window=1h",
     "lipa.dispatcher.signing.encryption-key=AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
     // the receivers of these tests listen on loopback
@@ -54,6 +58,13 @@ class CallbackDeliveryIntegrationTests {
   private static final Duration KAFKA_WAIT = Duration.ofSeconds(20);
   private static final Duration WAIT = Duration.ofSeconds(5);
   private static final TestReceiver receiver = TestReceiver.start();
+  /** Stands in for a service of the platform: its port is one of the platform's own (set below). */
+  private static final TestReceiver platformService = TestReceiver.start();
+
+  @DynamicPropertySource
+  static void platformPorts(DynamicPropertyRegistry registry) {
+    registry.add("lipa.callbacks.platform-ports", () -> "8080-8085," + platformService.port());
+  }
 
   @Autowired
   KafkaTemplate<String, String> kafka;
@@ -73,6 +84,7 @@ class CallbackDeliveryIntegrationTests {
   @AfterAll
   static void stopReceiver() {
     receiver.close();
+    platformService.close();
   }
 
   /** A callback request for a fresh organisation, sent to a fresh path of the receiver. */
@@ -283,6 +295,23 @@ class CallbackDeliveryIntegrationTests {
 
       assertThat(attemptLog(dead)).singleElement()
           .satisfies(attempt -> assertThat(attempt.getString("error")).isEqualTo("invalid url"));
+    }
+
+    @Test
+    void neverCallsThePlatformsOwnPortsEvenWhereLoopbackIsAllowed() {
+      // loopback is allowed here (a merchant's test receiver), but a callback to a port of the platform would read
+      // the platform's own answers into the merchant's delivery log
+      for (String host : new String[] {"127.0.0.1", "localhost", "[::ffff:127.0.0.1]"}) {
+        Request request = Request.fresh();
+        String url = "http://" + host + ":" + platformService.port() + request.path();
+        produce(request.requestId(), request.record(url));
+
+        Document dead = awaitStatus(request.callbackId(), "DEAD", KAFKA_WAIT);
+
+        assertThat(attemptLog(dead)).as(url).singleElement().satisfies(attempt -> assertThat(
+            attempt.getString("error")).startsWith("destination refused").contains("the platform's own ports"));
+        assertThat(platformService.received(request.path())).as(url).isEmpty();
+      }
     }
 
     @Test
@@ -631,6 +660,21 @@ class CallbackDeliveryIntegrationTests {
         assertThat(deliveries().countDocuments(Filters.and(Filters.eq("organisationId", slowOrg),
             Filters.eq("status", "DELIVERED")))).as("the hanging endpoint is stuck").isZero();
       }
+    }
+  }
+
+  /** The dispatcher called directly, behind the gateway's back: no spelling of a protected path reaches a handler. */
+  @Nested
+  class PathRules {
+
+    @Test
+    void refusesEveryOtherSpellingOfEveryProtectedPath() {
+      Map<String, String> merchant = as(UUID.randomUUID().toString());
+      PathRuleChecks.assertEverySpellingRefused("127.0.0.1", port, List.of(
+          new Protected("GET", "/api/v1/callbacks/signing-secret", merchant),
+          new Protected("POST", "/api/v1/callbacks/signing-secret", merchant),
+          new Protected("GET", "/admin/v1/callbacks/dead", Map.of("X-Operator-Token", OPERATOR_TOKEN)),
+          new Protected("POST", "/internal/v1/anything", Map.of())));
     }
   }
 }

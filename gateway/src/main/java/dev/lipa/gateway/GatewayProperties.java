@@ -10,11 +10,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param maxBodyBytes the largest request body proxied, declared (Content-Length) or streamed (chunked)
  * @param deviceIdPaths exact paths that need a non-blank {@code Device-Id} header (spec endpoints 17 and 18)
+ * @param operatorApiEnabled whether this gateway serves the operator API ({@code /admin/**}) at all; false on a
+ *     public gateway whose operators reach the services' operator listeners on a private network
  */
 @ConfigurationProperties("lipa.gateway")
 public record GatewayProperties(
     @DefaultValue("65536") long maxBodyBytes,
-    @DefaultValue({"/api/v1/tz/collections/single", "/api/v1/tz/spending/single"}) Set<String> deviceIdPaths) {
+    @DefaultValue({"/api/v1/tz/collections/single", "/api/v1/tz/spending/single"}) Set<String> deviceIdPaths,
+    @DefaultValue("true") boolean operatorApiEnabled) {
 
   public GatewayProperties {
     if (maxBodyBytes <= 0) {

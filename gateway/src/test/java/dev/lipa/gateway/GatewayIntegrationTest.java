@@ -22,6 +22,7 @@ public abstract class GatewayIntegrationTest {
   protected static final EchoUpstreams UPSTREAMS = EchoUpstreams.shared();
   protected static final TestIssuer ISSUER = TestIssuer.shared();
   protected static final long PAYOUTS_TIMEOUT_MILLIS = 1000;
+  protected static final String OPERATOR_TOKEN = "gateway-tests-operator-token-0123456789abcdef";
 
   @LocalServerPort
   protected int port;
@@ -29,6 +30,7 @@ public abstract class GatewayIntegrationTest {
   @DynamicPropertySource
   static void gatewayProperties(DynamicPropertyRegistry registry) {
     registry.add("lipa.security.jwks-uri", ISSUER::jwksUri);
+    registry.add("lipa.operator.token", () -> OPERATOR_TOKEN);
     for (String service : new String[] {"auth-service", "checkout-service", "collections-service",
         "payouts-service"}) {
       registry.add("lipa.gateway.upstreams." + service + ".uri", () -> UPSTREAMS.uri(service));
@@ -43,6 +45,11 @@ public abstract class GatewayIntegrationTest {
 
   protected String baseUrl() {
     return "http://localhost:" + port;
+  }
+
+  /** The operator's header, which the gateway checks itself on /admin/** before routing. */
+  protected static Map<String, String> operator() {
+    return Map.of("X-Operator-Token", OPERATOR_TOKEN);
   }
 
   protected static String validToken() {

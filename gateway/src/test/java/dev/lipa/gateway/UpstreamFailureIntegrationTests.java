@@ -34,7 +34,7 @@ class UpstreamFailureIntegrationTests extends GatewayIntegrationTest {
 
     @Test
     void routesTheDispatchersOperatorPathsToTheDispatcherNotToAuthService() {
-      TestHttp.Response response = http().get("/admin/v1/callbacks/dead", java.util.Map.of());
+      TestHttp.Response response = http().get("/admin/v1/callbacks/dead", operator());
 
       assertThat(response.status()).isEqualTo(503);
       assertThat(response.body()).isEqualTo(DISPATCHER_DOWN);

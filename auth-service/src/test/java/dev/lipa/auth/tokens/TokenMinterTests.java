@@ -43,7 +43,7 @@ class TokenMinterTests {
     key = new ECKeyGenerator(Curve.P_256).keyID("kid-" + UUID.randomUUID()).generate();
     SigningKeys.Active active = new SigningKeys.Active(key.getKeyID(), new ECDSASigner(key));
     minter = new TokenMinter(() -> active, new AuthProperties("lipa-auth", "lipa-api", Duration.ofSeconds(300),
-        Duration.ofSeconds(1800), null, "sandbox", ZoneId.of("Africa/Nairobi"), null));
+        Duration.ofSeconds(1800), "sandbox", ZoneId.of("Africa/Nairobi"), null));
   }
 
   @Test

@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
@@ -19,7 +20,9 @@ import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -123,7 +126,7 @@ class CallbackSender implements AutoCloseable {
     try {
       // checked here too, not only when a connection opens: a pooled connection may be reused, and an address
       // literal must never depend on whether the client consults its resolver for it
-      guard.resolve(uri.getHost());
+      guard.resolve(uri.getHost(), CallbackUrlGuard.port(uri));
     } catch (RefusedDestination e) {
       return AttemptOutcome.unsendable("destination refused: " + e.getMessage());
     } catch (UnknownHostException e) {
@@ -264,6 +267,16 @@ class CallbackSender implements AutoCloseable {
     @Override
     public InetAddress[] resolve(String host) throws UnknownHostException {
       return guard.resolve(host);
+    }
+
+    /** What the connection operator asks: the port is known, so the platform's own ports are refused here too. */
+    @Override
+    public List<InetSocketAddress> resolve(String host, int port) throws UnknownHostException {
+      List<InetSocketAddress> addresses = new ArrayList<>();
+      for (InetAddress address : guard.resolve(host, port)) {
+        addresses.add(new InetSocketAddress(address, port));
+      }
+      return addresses;
     }
 
     @Override

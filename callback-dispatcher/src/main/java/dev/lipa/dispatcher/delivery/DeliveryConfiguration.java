@@ -1,6 +1,7 @@
 package dev.lipa.dispatcher.delivery;
 
 import dev.lipa.common.callbacks.CallbackUrlGuard;
+import dev.lipa.common.callbacks.PortSet;
 import java.time.Clock;
 import java.util.Random;
 import java.util.concurrent.Executors;
@@ -28,12 +29,14 @@ class DeliveryConfiguration {
    * callbacks reach loopback and private networks; live leaves it false.
    */
   @Bean
-  CallbackUrlGuard callbackUrlGuard(@Value("${" + CallbackUrlGuard.ALLOW_PRIVATE_TARGETS + ":false}") boolean allow) {
+  CallbackUrlGuard callbackUrlGuard(@Value("${" + CallbackUrlGuard.ALLOW_PRIVATE_TARGETS + ":false}") boolean allow,
+      @Value("${" + CallbackUrlGuard.PLATFORM_PORTS + ":" + CallbackUrlGuard.DEFAULT_PLATFORM_PORTS + "}")
+      String platformPorts) {
     if (allow) {
-      log.warn("{}=true: callbacks may reach loopback and private addresses (never do this in live)",
-          CallbackUrlGuard.ALLOW_PRIVATE_TARGETS);
+      log.warn("{}=true: callbacks may reach loopback and private addresses except the platform's own ports {} "
+          + "(never do this in live)", CallbackUrlGuard.ALLOW_PRIVATE_TARGETS, platformPorts);
     }
-    return new CallbackUrlGuard(allow);
+    return new CallbackUrlGuard(allow, PortSet.parse(platformPorts));
   }
 
   @Bean(destroyMethod = "shutdownNow")

@@ -3,7 +3,9 @@ package dev.lipa.checkout.config;
 import dev.lipa.common.security.InvalidTokenException;
 import dev.lipa.common.security.KeysUnavailableException;
 import dev.lipa.common.security.TokenVerifier;
+import dev.lipa.common.paths.PathRules;
 import dev.lipa.common.servlet.Caller;
+import dev.lipa.common.servlet.RequestPaths;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -39,8 +41,7 @@ class CheckoutTokenFilter extends OncePerRequestFilter {
 
   @Override
   protected boolean shouldNotFilter(HttpServletRequest request) {
-    String path = request.getRequestURI().substring(request.getContextPath().length());
-    return !(path.equals(PATH_PREFIX) || path.startsWith(PATH_PREFIX + "/"));
+    return !PathRules.isUnder(RequestPaths.routed(request), PATH_PREFIX);
   }
 
   @Override
@@ -53,7 +54,7 @@ class CheckoutTokenFilter extends OncePerRequestFilter {
       }
       Caller.attach(request, verifier.verifyAccess(header.substring(7).strip()));
     } catch (InvalidTokenException e) {
-      log.info("refused token on {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
+      log.info("refused token on {} {}: {}", request.getMethod(), RequestPaths.routed(request), e.getMessage());
       response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
       write(response, HttpStatus.UNAUTHORIZED, InvalidTokenException.PUBLIC_MESSAGE);
       return;

@@ -11,15 +11,11 @@ import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.common.web.ValidationException;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -27,8 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code POST /internal/v1/stk-pushes}: another platform service (checkout-service) starts an STK push on behalf of an
  * organisation named in the body. Not a merchant endpoint: the gateway does not route /internal, the bearer filter
- * skips it, and the caller proves itself with the shared {@code X-Internal-Token} ({@code lipa.internal.token}, env
- * {@code LIPA_INTERNAL_TOKEN}; unset means the endpoint answers 503).
+ * skips it, and the caller proves itself with the shared {@code X-Internal-Token}, checked for every {@code /internal}
+ * path by common's {@link dev.lipa.common.servlet.InternalTokenFilter} ({@code LIPA_INTERNAL_TOKEN}; unset: 503).
  *
  * <p>The body is the merchant request's fields plus {@code organisationId}, checked by the same {@link StkPushRequest}
  * rules (phone per currency, whole amounts, description ≤ 13…), except that there is no merchant callback: the caller
@@ -40,28 +36,17 @@ import tools.jackson.databind.node.ObjectNode;
 class InternalStkPushController {
 
   static final String PATH = "/internal/v1/stk-pushes";
-  static final String TOKEN_HEADER = "X-Internal-Token";
   /** Only satisfies the merchant rule that a callbackUrl is present; it is dropped before the push is stored. */
   private static final String NO_CALLBACK = "https://internal.invalid/no-callback";
 
   private final StkPushes pushes;
-  private final byte[] token;
 
-  InternalStkPushController(StkPushes pushes, @Value("${lipa.internal.token:}") String token) {
+  InternalStkPushController(StkPushes pushes) {
     this.pushes = pushes;
-    this.token = token == null || token.isBlank() ? null : token.getBytes(StandardCharsets.UTF_8);
   }
 
   @PostMapping(path = PATH, consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
-  ResponseEntity<?> create(@RequestHeader(name = TOKEN_HEADER, required = false) String presented,
-      @RequestBody JsonNode body) {
-    if (token == null) {
-      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "internal calls are not configured");
-    }
-    if (presented == null
-        || !MessageDigest.isEqual(token, presented.getBytes(StandardCharsets.UTF_8))) {
-      throw new ApiException(HttpStatus.UNAUTHORIZED, "invalid internal token");
-    }
+  ResponseEntity<?> create(@RequestBody JsonNode body) {
     if (!(body instanceof ObjectNode object)) {
       throw ValidationException.of("body", "must be a JSON object");
     }

@@ -21,12 +21,19 @@ import java.util.Optional;
  * last label looks numeric but does not parse as an address is refused as ambiguous.
  *
  * <p>{@code lipa.callbacks.allow-private-targets=true} (the sandbox and the local platform, whose merchants' test
- * receivers run on loopback or a private network) allows every address except cloud metadata endpoints.
+ * receivers run on loopback or a private network) allows every address except cloud metadata endpoints and the
+ * platform's own ports on any non-public address ({@code lipa.callbacks.platform-ports}): a callback must never
+ * read the platform's own answers (the operator API, a service behind the gateway, the store) into a delivery log
+ * its merchant can read.
  */
 public final class CallbackUrlGuard {
 
   /** The setting that allows loopback and private destinations (false in live). */
   public static final String ALLOW_PRIVATE_TARGETS = "lipa.callbacks.allow-private-targets";
+  /** The setting that lists the platform's own ports ({@code 8080-8085,9092}), refused on non-public addresses. */
+  public static final String PLATFORM_PORTS = "lipa.callbacks.platform-ports";
+  /** The local platform's default ports: gateway, services, the store and Kafka. */
+  public static final String DEFAULT_PLATFORM_PORTS = "8080-8085,9092-9093,27017";
 
   /** Resolves a host name to all of its addresses (the system resolver by default; a fake one in tests). */
   @FunctionalInterface
@@ -35,14 +42,24 @@ public final class CallbackUrlGuard {
   }
 
   private final boolean allowPrivateTargets;
+  private final PortSet platformPorts;
   private final HostResolver resolver;
 
   public CallbackUrlGuard(boolean allowPrivateTargets) {
-    this(allowPrivateTargets, InetAddress::getAllByName);
+    this(allowPrivateTargets, PortSet.parse(DEFAULT_PLATFORM_PORTS), InetAddress::getAllByName);
+  }
+
+  public CallbackUrlGuard(boolean allowPrivateTargets, PortSet platformPorts) {
+    this(allowPrivateTargets, platformPorts, InetAddress::getAllByName);
   }
 
   public CallbackUrlGuard(boolean allowPrivateTargets, HostResolver resolver) {
+    this(allowPrivateTargets, PortSet.parse(DEFAULT_PLATFORM_PORTS), resolver);
+  }
+
+  public CallbackUrlGuard(boolean allowPrivateTargets, PortSet platformPorts, HostResolver resolver) {
     this.allowPrivateTargets = allowPrivateTargets;
+    this.platformPorts = platformPorts;
     this.resolver = resolver;
   }
 
@@ -60,7 +77,7 @@ public final class CallbackUrlGuard {
   public URI check(String url) {
     URI uri = parse(url);
     try {
-      resolve(uri.getHost());
+      resolve(uri.getHost(), port(uri));
     } catch (RefusedDestination e) {
       throw new RefusedCallbackUrl(e.getMessage());
     } catch (UnknownHostException e) {
@@ -77,7 +94,7 @@ public final class CallbackUrlGuard {
   public void requireAcceptable(String field, String url) {
     try {
       URI uri = parse(url);
-      resolve(uri.getHost());
+      resolve(uri.getHost(), port(uri));
     } catch (RefusedCallbackUrl | RefusedDestination e) {
       throw dev.lipa.common.web.ValidationException.of(field, e.getMessage());
     } catch (UnknownHostException e) {
@@ -116,21 +133,29 @@ public final class CallbackUrlGuard {
 
   /**
    * Resolves a host (a name, an IPv4 address in any numeric spelling, or an IPv6 literal with or without brackets)
-   * and returns its addresses only if every one of them is allowed.
+   * and returns its addresses only if every one of them is allowed on any port.
    *
    * @throws RefusedDestination when any address is refused, or the host is an ambiguous number
    * @throws UnknownHostException when the name does not resolve
    */
   public InetAddress[] resolve(String host) throws UnknownHostException {
+    return resolve(host, -1);
+  }
+
+  /**
+   * {@link #resolve(String)} for a connection to {@code port} (-1: any port), which also refuses the platform's own
+   * ports on non-public addresses where private targets are allowed.
+   */
+  public InetAddress[] resolve(String host, int port) throws UnknownHostException {
     InetAddress[] addresses = addressesOf(host);
     if (addresses.length == 0) {
       throw new UnknownHostException(host);
     }
     for (InetAddress address : addresses) {
-      Optional<String> refusal = refusal(address);
+      Optional<String> refusal = refusal(address, port);
       if (refusal.isPresent()) {
-        throw new RefusedDestination(
-            "the callbackUrl host resolves to a " + refusal.get() + " address, which callbacks may not reach");
+        throw new RefusedDestination("the callbackUrl host resolves to " + refusal.get()
+            + ", which callbacks may not reach");
       }
     }
     return addresses;
@@ -138,10 +163,28 @@ public final class CallbackUrlGuard {
 
   /** Why this address is refused under this guard's setting, empty when a callback may go there. */
   public Optional<String> refusal(InetAddress address) {
-    if (allowPrivateTargets) {
-      return AddressRules.isMetadata(address) ? Optional.of("cloud metadata") : Optional.empty();
+    return refusal(address, -1);
+  }
+
+  private Optional<String> refusal(InetAddress address, int port) {
+    if (!allowPrivateTargets) {
+      return AddressRules.restriction(address).map(kind -> "a " + kind + " address");
     }
-    return AddressRules.restriction(address);
+    if (AddressRules.isMetadata(address)) {
+      return Optional.of("a cloud metadata address");
+    }
+    if (port >= 0 && platformPorts.contains(port) && AddressRules.restriction(address).isPresent()) {
+      return Optional.of("one of the platform's own ports (" + port + ")");
+    }
+    return Optional.empty();
+  }
+
+  /** The port a URL connects to: its own, or its scheme's. */
+  public static int port(URI uri) {
+    if (uri.getPort() >= 0) {
+      return uri.getPort();
+    }
+    return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
   }
 
   private InetAddress[] addressesOf(String rawHost) throws UnknownHostException {

@@ -43,7 +43,7 @@ public class BearerTokenFilter extends OncePerRequestFilter {
 
   @Override
   protected boolean shouldNotFilter(HttpServletRequest request) {
-    String path = request.getRequestURI().substring(request.getContextPath().length());
+    String path = RequestPaths.routed(request);
     return protectedPaths.stream().noneMatch(p -> PATHS.match(p, path))
         || publicPaths.stream().anyMatch(p -> PATHS.match(p, path));
   }
@@ -58,7 +58,7 @@ public class BearerTokenFilter extends OncePerRequestFilter {
       }
       Caller.attach(request, verifier.verifyAccess(header.substring(7).strip()));
     } catch (InvalidTokenException e) {
-      log.info("refused token on {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
+      log.info("refused token on {} {}: {}", request.getMethod(), RequestPaths.routed(request), e.getMessage());
       write(response, HttpStatus.UNAUTHORIZED, InvalidTokenException.PUBLIC_MESSAGE);
       return;
     } catch (KeysUnavailableException e) {

@@ -1,77 +1,80 @@
 package dev.lipa.common.servlet;
 
-import dev.lipa.common.web.Envelope;
+import dev.lipa.common.paths.PathRules;
+import dev.lipa.common.security.SecretHeader;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Guards {@code /admin/**}, the platform team's API, in every service that has one: only the operator token in
+ * Guards {@code /admin/**}, the platform team's API, in every servlet service (registered by common's
+ * auto-configuration, whether or not the service serves an operator endpoint): only the operator token in
  * {@code X-Operator-Token} opens it (compared in constant time), merchant tokens are never looked at, and without a
- * configured token (env {@code LIPA_OPERATOR_TOKEN}) it answers 503: closed, never open.
+ * configured token ({@code LIPA_OPERATOR_TOKEN}) it answers 503: closed, never open. The decision is made on the
+ * routed path ({@link RequestPaths#routed}), never on the raw URI, so no spelling of {@code /admin} gets past.
+ *
+ * <p>With an operator listener ({@code lipa.operator.port}), {@code /admin/**} is served on that listener only (404 on
+ * the service's main port) and that listener serves nothing else, so the operator API can stay off the network the
+ * rest of the service is reachable from.
  */
 public class OperatorTokenFilter extends OncePerRequestFilter {
 
   public static final String HEADER = "X-Operator-Token";
+  public static final String PREFIX = "/admin";
   public static final String NOT_CONFIGURED = "operator API is not configured";
   public static final String REFUSED = "a valid X-Operator-Token header is required";
   private static final Logger log = LoggerFactory.getLogger(OperatorTokenFilter.class);
+  private static final IntSupplier NO_OPERATOR_LISTENER = () -> -1;
 
-  private final byte[] expectedHash;
+  private final SecretHeader token;
   private final JsonMapper json;
+  private final IntSupplier operatorPort;
 
   /** {@code operatorToken} null or blank: the admin API is not configured. */
   public OperatorTokenFilter(String operatorToken, JsonMapper json) {
-    this.expectedHash = operatorToken == null || operatorToken.isBlank() ? null : sha256(operatorToken);
-    this.json = json;
+    this(operatorToken, json, NO_OPERATOR_LISTENER);
   }
 
-  @Override
-  protected boolean shouldNotFilter(HttpServletRequest request) {
-    String path = request.getRequestURI().substring(request.getContextPath().length());
-    return !(path.equals("/admin") || path.startsWith("/admin/"));
+  /** {@code operatorPort}: the operator listener's port once it is bound, or a negative number for none. */
+  public OperatorTokenFilter(String operatorToken, JsonMapper json, IntSupplier operatorPort) {
+    this.token = new SecretHeader(operatorToken);
+    this.json = json;
+    this.operatorPort = operatorPort;
   }
 
   @Override
   protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
-    if (expectedHash == null) {
-      write(response, HttpStatus.SERVICE_UNAVAILABLE, NOT_CONFIGURED);
+    boolean admin = PathRules.isUnder(RequestPaths.routed(request), PREFIX);
+    int listener = operatorPort.getAsInt();
+    if (listener >= 0 && (request.getLocalPort() == listener) != admin) {
+      // the operator API only on the operator listener, and nothing else there
+      EnvelopeWriter.write(response, json, HttpStatus.NOT_FOUND, "Not found");
+      return;
+    }
+    if (!admin) {
+      chain.doFilter(request, response);
+      return;
+    }
+    if (!token.configured()) {
+      EnvelopeWriter.write(response, json, HttpStatus.SERVICE_UNAVAILABLE, NOT_CONFIGURED);
       return;
     }
     String presented = request.getHeader(HEADER);
-    // hashing both sides first makes the comparison independent of the lengths too
-    if (presented == null || !MessageDigest.isEqual(sha256(presented), expectedHash)) {
-      log.warn("refused operator request {} {}: {} operator token", request.getMethod(), request.getRequestURI(),
+    if (!token.matches(presented)) {
+      log.warn("refused operator request {} {}: {} operator token", request.getMethod(), RequestPaths.routed(request),
           presented == null ? "no" : "wrong");
-      write(response, HttpStatus.UNAUTHORIZED, REFUSED);
+      EnvelopeWriter.write(response, json, HttpStatus.UNAUTHORIZED, REFUSED);
       return;
     }
     chain.doFilter(request, response);
-  }
-
-  private void write(HttpServletResponse response, HttpStatus status, String message) throws IOException {
-    response.setStatus(status.value());
-    response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-    json.writeValue(response.getOutputStream(), Envelope.error(status, message));
-  }
-
-  private static byte[] sha256(String value) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
   }
 }

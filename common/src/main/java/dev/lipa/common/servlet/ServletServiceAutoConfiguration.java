@@ -1,12 +1,16 @@
 package dev.lipa.common.servlet;
 
 import dev.lipa.common.callbacks.CallbackUrlGuard;
+import dev.lipa.common.callbacks.PortSet;
 import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.json.JsonAutoConfiguration;
 import dev.lipa.common.security.JwksKeys;
 import dev.lipa.common.security.SecurityProperties;
 import dev.lipa.common.security.TokenVerifier;
 import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -20,18 +24,58 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import tools.jackson.databind.json.JsonMapper;
 
-/** What every servlet service gets: the envelope advice, correlation ids and its own token check. */
+/**
+ * What every servlet service gets: the envelope advice, correlation ids, the path rules, its own checks of the bearer,
+ * operator and internal credentials, and a listener on loopback unless told otherwise.
+ *
+ * <p>Filter order: correlation id, then the path rules (an odd spelling is refused before any credential is looked
+ * at), then the operator and internal guards, then the bearer token.
+ */
 @AutoConfiguration(after = JsonAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(name = "jakarta.servlet.Filter")
-@EnableConfigurationProperties(SecurityProperties.class)
-@Import(EnvelopeExceptionHandler.class)
+@EnableConfigurationProperties({SecurityProperties.class, OperatorSettings.class})
+@Import({EnvelopeExceptionHandler.class, ServiceListeners.class})
 public class ServletServiceAutoConfiguration {
+
+  private static final Logger log = LoggerFactory.getLogger(ServletServiceAutoConfiguration.class);
+  private static final int RECOMMENDED_TOKEN_LENGTH = 32;
 
   @Bean
   FilterRegistrationBean<CorrelationIdFilter> correlationIdFilter() {
     FilterRegistrationBean<CorrelationIdFilter> bean = new FilterRegistrationBean<>(new CorrelationIdFilter());
     bean.setOrder(Ordered.HIGHEST_PRECEDENCE);
+    return bean;
+  }
+
+  @Bean
+  FilterRegistrationBean<PathRulesFilter> pathRulesFilter(JsonMapper json) {
+    FilterRegistrationBean<PathRulesFilter> bean = new FilterRegistrationBean<>(new PathRulesFilter(json));
+    bean.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
+    return bean;
+  }
+
+  @Bean
+  FilterRegistrationBean<OperatorTokenFilter> operatorTokenFilter(OperatorSettings settings, JsonMapper json,
+      ObjectProvider<ServiceListeners.OperatorListener> listener) {
+    if (settings.token() == null) {
+      log.info("LIPA_OPERATOR_TOKEN is not set: /admin/** answers 503");
+    } else if (settings.token().length() < RECOMMENDED_TOKEN_LENGTH) {
+      log.warn("the operator token is shorter than {} characters; use a long random value", RECOMMENDED_TOKEN_LENGTH);
+    }
+    ServiceListeners.OperatorListener operator = listener.getIfAvailable();
+    FilterRegistrationBean<OperatorTokenFilter> bean = new FilterRegistrationBean<>(new OperatorTokenFilter(
+        settings.token(), json, operator == null ? () -> -1 : operator::port));
+    bean.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
+    return bean;
+  }
+
+  @Bean
+  FilterRegistrationBean<InternalTokenFilter> internalTokenFilter(
+      @Value("${lipa.internal.token:}") String internalToken, JsonMapper json) {
+    FilterRegistrationBean<InternalTokenFilter> bean = new FilterRegistrationBean<>(
+        new InternalTokenFilter(internalToken, json));
+    bean.setOrder(Ordered.HIGHEST_PRECEDENCE + 6);
     return bean;
   }
 
@@ -45,8 +89,10 @@ public class ServletServiceAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   CallbackUrlGuard callbackUrlGuard(
-      @Value("${" + CallbackUrlGuard.ALLOW_PRIVATE_TARGETS + ":false}") boolean allowPrivateTargets) {
-    return new CallbackUrlGuard(allowPrivateTargets);
+      @Value("${" + CallbackUrlGuard.ALLOW_PRIVATE_TARGETS + ":false}") boolean allowPrivateTargets,
+      @Value("${" + CallbackUrlGuard.PLATFORM_PORTS + ":" + CallbackUrlGuard.DEFAULT_PLATFORM_PORTS + "}")
+      String platformPorts) {
+    return new CallbackUrlGuard(allowPrivateTargets, PortSet.parse(platformPorts));
   }
 
   @Bean

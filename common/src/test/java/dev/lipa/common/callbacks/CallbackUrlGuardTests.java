@@ -148,6 +148,34 @@ class CallbackUrlGuardTests {
             .hasMessageContaining("cloud metadata");
       }
     }
+
+    @Test
+    void refusesThePlatformsOwnPortsOnEveryNonPublicSpellingOfAnAddress() {
+      // a callback to the operator API or a service behind the gateway would read the platform's own answers into
+      // a delivery log the merchant can read
+      for (String url : new String[] {"http://127.0.0.1:8081/admin/v1/organisations", "http://localhost.:8080/",
+          "http://2130706433:8083/", "http://0x7f000001:8084/", "http://[::1]:8085/", "http://[::ffff:127.0.0.1]:8082/",
+          "http://rebind.example:8081/", "http://0.0.0.0:27017/", "http://192.168.1.20:9092/",
+          "http://10.0.0.1:9093/", "http://127.0.0.1:80/", "https://127.0.0.1/"}) {
+        CallbackUrlGuard guard = new CallbackUrlGuard(true, PortSet.parse("80,443,8080-8085,9092-9093,27017"),
+            host -> host.equals("localhost") ? new InetAddress[] {InetAddress.getLoopbackAddress()}
+                : CallbackUrlGuardTests.fakeDns(host));
+        assertThatThrownBy(() -> guard.check(url)).as(url).isInstanceOf(RefusedCallbackUrl.class)
+            .hasMessageContaining("the platform's own ports");
+        assertThatThrownBy(() -> guard.requireAcceptable("callbackUrl", url)).as(url)
+            .isInstanceOf(dev.lipa.common.web.ValidationException.class);
+      }
+    }
+
+    @Test
+    void allowsOtherPortsLocallyAndThePlatformsPortsOnPublicHosts() throws UnknownHostException {
+      assertThat(local.check("http://127.0.0.1:9000/cb")).isNotNull();
+      assertThat(local.check("http://merchant.example:8081/cb")).isNotNull();
+      assertThat(local.resolve("127.0.0.1", 9000)).hasSize(1);
+      assertThatThrownBy(() -> local.resolve("rebind.example", 8081)).isInstanceOf(RefusedDestination.class);
+      // without a port (the resolver of a pooled client) only the address is judged
+      assertThat(local.resolve("rebind.example")).hasSize(1);
+    }
   }
 
   @Nested

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.servlet.ServletException;
 import java.io.IOException;
+import dev.lipa.common.paths.PathRules;
+import dev.lipa.common.testsupport.PathSpellings;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockFilterChain;
 import org.springframework.mock.web.MockHttpServletRequest;
@@ -67,6 +70,61 @@ class OperatorTokenFilterTests {
 
     assertThat(run(new OperatorTokenFilter(null, JSON), request).passed()).isTrue();
     assertThat(run(configured, new MockHttpServletRequest("GET", "/administrators")).passed()).isTrue();
+  }
+
+  @Test
+  void decidesOnTheRoutedPathWhateverTheSpelling() throws Exception {
+    // without the path rules in front, each of these reaches the admin controller in Spring MVC
+    for (String spelling : PathSpellings.of("/admin/v1/organisations").values()) {
+      MockHttpServletRequest request = new MockHttpServletRequest("POST", spelling);
+      Outcome outcome = run(configured, request);
+      if (PathRules.isUnder(PathRules.routed(spelling), "/admin")) {
+        assertThat(outcome.passed()).as(spelling).isFalse();
+        assertThat(outcome.response().getStatus()).as(spelling).isEqualTo(401);
+      }
+    }
+    assertThat(run(configured, new MockHttpServletRequest("POST", "/%61dmin/v1/organisations")).passed()).isFalse();
+    assertThat(run(configured, new MockHttpServletRequest("POST", "/admin;x=1/v1/organisations")).passed()).isFalse();
+  }
+
+  @Nested
+  class OperatorListener {
+
+    private static final int MAIN_PORT = 8081;
+    private static final int OPERATOR_PORT = 9081;
+    private final OperatorTokenFilter filter = new OperatorTokenFilter(TOKEN, JSON, () -> OPERATOR_PORT);
+
+    @Test
+    void servesTheOperatorApiOnTheOperatorListenerOnly() throws Exception {
+      MockHttpServletRequest onOperatorPort = adminRequest(TOKEN);
+      onOperatorPort.setLocalPort(OPERATOR_PORT);
+      MockHttpServletRequest onMainPort = adminRequest(TOKEN);
+      onMainPort.setLocalPort(MAIN_PORT);
+
+      assertThat(run(filter, onOperatorPort).passed()).isTrue();
+      Outcome refused = run(filter, onMainPort);
+      assertThat(refused.passed()).isFalse();
+      assertThat(refused.response().getStatus()).isEqualTo(404);
+    }
+
+    @Test
+    void stillWantsTheTokenOnTheOperatorListener() throws Exception {
+      MockHttpServletRequest request = adminRequest("wrong");
+      request.setLocalPort(OPERATOR_PORT);
+
+      assertThat(run(filter, request).response().getStatus()).isEqualTo(401);
+    }
+
+    @Test
+    void servesNothingElseOnTheOperatorListener() throws Exception {
+      MockHttpServletRequest merchantPath = new MockHttpServletRequest("GET", "/api/sandbox/v1/stk/all");
+      merchantPath.setLocalPort(OPERATOR_PORT);
+      MockHttpServletRequest onMainPort = new MockHttpServletRequest("GET", "/api/sandbox/v1/stk/all");
+      onMainPort.setLocalPort(MAIN_PORT);
+
+      assertThat(run(filter, merchantPath).response().getStatus()).isEqualTo(404);
+      assertThat(run(filter, onMainPort).passed()).isTrue();
+    }
   }
 
   private static MockHttpServletRequest adminRequest(String token) {

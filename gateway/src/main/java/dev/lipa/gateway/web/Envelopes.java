@@ -35,6 +35,7 @@ public class Envelopes {
   private final byte[] internalError;
   private final Map<String, byte[]> unavailable = new ConcurrentHashMap<>();
   private final Map<HttpStatus, byte[]> byStatus = new ConcurrentHashMap<>();
+  private final Map<String, byte[]> messages = new ConcurrentHashMap<>();
   /** The checkout error body of each envelope body above (same message), built on first use. */
   private final Map<byte[], byte[]> checkoutBodies = new ConcurrentHashMap<>();
 
@@ -84,6 +85,17 @@ public class Envelopes {
 
   public Mono<Void> internalError(ServerWebExchange exchange) {
     return write(exchange, HttpStatus.INTERNAL_SERVER_ERROR, internalError);
+  }
+
+  /** A path refused by the path rules, with the rule it broke. */
+  public Mono<Void> malformedPath(ServerWebExchange exchange, String reason) {
+    return message(exchange, HttpStatus.BAD_REQUEST, "Malformed request path: " + reason);
+  }
+
+  /** A status with a message of the gateway's own (a constant, never anything the caller sent). */
+  public Mono<Void> message(ServerWebExchange exchange, HttpStatus status, String message) {
+    byte[] body = messages.computeIfAbsent(status.value() + " " + message, k -> bytes(status, message));
+    return write(exchange, status, body);
   }
 
   /** Any other status, with its standard reason phrase as the message (never an exception's text). */
