@@ -17,6 +17,7 @@ import dev.lipa.common.crypto.MasterKeyRing;
 import dev.lipa.common.crypto.SecretEnvelope;
 import dev.lipa.common.security.TokenClaims;
 import dev.lipa.common.security.TokenVerifier;
+import dev.lipa.common.testsupport.MutableClock;
 import dev.lipa.common.testsupport.SharedInfra;
 import java.time.Duration;
 import java.time.Instant;

@@ -8,15 +8,13 @@ import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.sun.net.httpserver.HttpServer;
+import dev.lipa.common.testsupport.MutableClock;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -26,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /** The key cache against a real local JWKS endpoint whose keys the test changes, with a clock the test moves. */
 class JwksKeysTests {
 
-  private final TestClock clock = new TestClock();
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-15T09:00:00Z"));
   private HttpServer issuer;
   private volatile List<ECKey> published;
   private volatile int status = 200;
@@ -94,29 +92,5 @@ class JwksKeysTests {
     // and does not ask again at every lookup meanwhile
     assertThat(keys.key("current")).isNotNull();
     assertThat(fetches).hasValue(2);
-  }
-
-  private static final class TestClock extends Clock {
-
-    private volatile Instant now = Instant.parse("2026-01-15T09:00:00Z");
-
-    void advance(Duration duration) {
-      now = now.plus(duration);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
   }
 }
