@@ -1,8 +1,6 @@
 package dev.lipa.common.crypto;
 
 import com.mongodb.client.model.Updates;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import org.bson.Document;
 import org.slf4j.Logger;
@@ -20,6 +18,7 @@ import org.slf4j.LoggerFactory;
 public final class SecretRewrap {
 
   private static final Logger log = LoggerFactory.getLogger(SecretRewrap.class);
+  private static final int BATCH = 500;
 
   private final SecretEnvelope envelope;
 
@@ -50,9 +49,7 @@ public final class SecretRewrap {
     int current = 0;
     int changed = 0;
     int unreadable = 0;
-    List<Document> documents = new ArrayList<>();
-    records.collection().find().into(documents);
-    for (Document document : documents) {
+    for (Document document : records.collection().find().batchSize(BATCH)) {
       for (String field : records.fields()) {
         if (!(document.get(field) instanceof String value)) {
           continue;
