@@ -441,6 +441,18 @@ class CallbackDeliveryIntegrationTests {
     }
 
     @Test
+    void keepsTheSecretSealedUnderTheMasterKeyNeverInTheClear() {
+      String organisationId = UUID.randomUUID().toString();
+      String secret = issueSecret(organisationId);
+
+      Document stored = mongo.getDatabase("lipa-dispatcher").getCollection("signing_secrets")
+          .find(Filters.eq("_id", organisationId)).first();
+
+      assertThat(stored.getString("current")).startsWith("lipa-sealed:v1:test-k1:");
+      assertThat(stored.toJson()).doesNotContain(secret.substring("whsec_".length()));
+    }
+
+    @Test
     void signsARetryAfreshWithTheSameWebhookId() {
       Request request = Request.fresh();
       String secret = issueSecret(request.organisationId());

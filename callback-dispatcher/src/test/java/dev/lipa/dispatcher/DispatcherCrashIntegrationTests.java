@@ -50,7 +50,7 @@ class DispatcherCrashIntegrationTests {
     assertThat(JAR).as("the Boot jar is built in the package phase").exists();
     String java = ProcessHandle.current().info().command().orElse("java");
     Path log = Path.of("target", "crash-test-" + run + "-" + generation + ".log");
-    Process process = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+    ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
         "-jar", JAR.toString(),
         "--server.port=0",
         "--spring.mongodb.uri=" + SharedInfra.mongoUri(),
@@ -64,8 +64,10 @@ class DispatcherCrashIntegrationTests {
         "--lipa.dispatcher.poll-interval=100ms",
         "--lipa.security.jwks-uri=http://127.0.0.1:9/unused")
         .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .start();
+        .redirectOutput(log.toFile());
+    // the master key through the environment, never the command line (every local user can read that)
+    builder.environment().put("LIPA_SECRETS_MASTER_KEYS", SharedInfra.MASTER_KEYS);
+    Process process = builder.start();
     processes.add(process);
     return process;
   }

@@ -2,6 +2,8 @@ package dev.lipa.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
 import com.sun.net.httpserver.HttpServer;
 import dev.lipa.common.testsupport.TestHttp;
 import java.io.IOException;
@@ -10,16 +12,22 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -178,6 +186,55 @@ class PlatformSystemTests {
     String callbackUrl = "http://127.0.0.1:" + merchant.getAddress().getPort() + "/callbacks";
 
     new TenancyMatrix(gateway, operatorToken, callbackUrl).run();
+  }
+
+  @Test
+  @Order(7)
+  void keepsEveryFileUnderVarToItsOwnerAndTheMasterKeyOffEveryCommandLine() throws Exception {
+    assertThat(Files.getPosixFilePermissions(VAR.resolve("master-key")))
+        .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    List<String> open = new ArrayList<>();
+    try (var paths = Files.walk(VAR)) {
+      for (Path path : paths.toList()) {
+        if (Files.isSymbolicLink(path)) {
+          continue;
+        }
+        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(path);
+        if (!Collections.disjoint(permissions, EnumSet.complementOf(EnumSet.of(PosixFilePermission.OWNER_READ,
+            PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE)))) {
+          open.add(VAR.relativize(path) + " " + PosixFilePermissions.toString(permissions));
+        }
+      }
+    }
+    assertThat(open).as("files and directories under var/ that others may use").isEmpty();
+
+    String key = Files.readString(VAR.resolve("master-key")).strip();
+    assertThat(key).matches("k1:[A-Za-z0-9+/]{43}=");
+    String keyBytes = key.substring("k1:".length());
+    for (Map.Entry<String, String> pid : pids().entrySet()) {
+      Path cmdline = Path.of("/proc", pid.getValue(), "cmdline");
+      if (Files.exists(cmdline)) {
+        assertThat(Files.readString(cmdline)).as(pid.getKey() + "'s command line").doesNotContain(keyBytes);
+      }
+    }
+  }
+
+  @Test
+  @Order(8)
+  void storesTheTokenSigningKeyAndCallbackSecretsSealedUnderTheMasterKey() {
+    try (MongoClient mongo = MongoClients.create("mongodb://127.0.0.1:" + ENV.get("STORE_PORT"))) {
+      List<Document> keys = mongo.getDatabase("lipa-auth").getCollection("signing_keys").find()
+          .into(new ArrayList<>());
+      assertThat(keys).isNotEmpty().allSatisfy(key -> {
+        assertThat(key).doesNotContainKey("privateJwk");
+        assertThat(key.getString("privateKey")).startsWith("lipa-sealed:v1:k1:");
+      });
+      // the smoke bench's callbacks were signed, each organisation's secret made and sealed on first use
+      List<Document> secrets = mongo.getDatabase("lipa-dispatcher").getCollection("signing_secrets").find()
+          .into(new ArrayList<>());
+      assertThat(secrets).isNotEmpty().allSatisfy(secret ->
+          assertThat(secret.getString("current")).startsWith("lipa-sealed:v1:k1:"));
+    }
   }
 
   private static String token() throws IOException {

@@ -33,6 +33,8 @@ class PathRulesIntegrationTests {
         new Protected("POST", "/admin/v1/organisations", OPERATOR),
         new Protected("POST", "/admin/v1/organisations/" + organisation + "/api-keys", OPERATOR),
         new Protected("GET", "/admin/v1/organisations/" + organisation, OPERATOR),
+        new Protected("GET", "/admin/v1/signing-keys", OPERATOR),
+        new Protected("POST", "/admin/v1/signing-keys/rotate", OPERATOR),
         new Protected("POST", "/internal/v1/anything", Map.of()),
         new Protected("POST", "/api/v1/get-token", Map.of())));
   }

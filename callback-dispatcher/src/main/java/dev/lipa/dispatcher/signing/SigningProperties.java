@@ -9,8 +9,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Signing secrets ({@code lipa.dispatcher.signing.*}).
  *
  * @param rotationWindow how long after a rotation the previous secret still signs too (both signatures are sent)
- * @param encryptionKey base64 of 32 random bytes that encrypts secrets at rest (AES-256-GCM); blank stores them
- *     unencrypted (development only; a warning says so at start-up)
+ * @param encryptionKey the key earlier versions encrypted secrets with (base64 of 32 bytes): only read, so that the
+ *     re-wrap can seal those secrets under the platform's master key ({@code lipa.secrets.*}); unset once none is
+ *     left
  * @param cacheTtl how long a process keeps an organisation's keys in memory; another replica's rotation reaches
  *     this one within this time
  */

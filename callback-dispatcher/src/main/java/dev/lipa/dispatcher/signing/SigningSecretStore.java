@@ -7,8 +7,11 @@ import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
+import dev.lipa.common.crypto.SealedRecords;
+import dev.lipa.common.crypto.SecretEnvelope;
 import java.time.Instant;
 import java.util.Date;
+import java.util.List;
 import java.util.Optional;
 import org.bson.Document;
 import org.bson.conversions.Bson;
@@ -17,17 +20,62 @@ import org.springframework.stereotype.Component;
 
 /**
  * The {@code signing_secrets} collection: one document per organisation ({@code _id}), holding its current secret
- * and, during a rotation window, the previous one, both as sealed by {@link SecretCipher}.
+ * and, during a rotation window, the previous one, both sealed under the platform's master key
+ * ({@link SecretEnvelope}, bound to the organisation). Values earlier versions stored ({@link LegacySecretCipher})
+ * are still read, and the re-wrap job seals them.
  */
 @Component
-class SigningSecretStore {
+class SigningSecretStore implements SealedRecords {
 
   static final String COLLECTION = "signing_secrets";
 
   private final MongoCollection<Document> secrets;
+  private final SecretEnvelope envelope;
+  private final LegacySecretCipher legacy;
 
-  SigningSecretStore(MongoClient client, @Value("${spring.mongodb.database}") String database) {
+  SigningSecretStore(MongoClient client, @Value("${spring.mongodb.database}") String database,
+      SecretEnvelope envelope, SigningProperties properties) {
     this.secrets = client.getDatabase(database).getCollection(COLLECTION);
+    this.envelope = envelope;
+    this.legacy = new LegacySecretCipher(properties.encryptionKeyBytes());
+  }
+
+  /** The stored form of an organisation's secret. */
+  String seal(String organisationId, String secret) {
+    return envelope.seal(secret, context(organisationId));
+  }
+
+  /** The secret a stored value holds, whichever version stored it. */
+  String open(String organisationId, String stored) {
+    if (SecretEnvelope.isStoredForm(stored)) {
+      return envelope.open(stored, context(organisationId));
+    }
+    return legacy.open(organisationId, stored)
+        .orElseThrow(() -> new IllegalStateException("unknown signing secret format"));
+  }
+
+  @Override
+  public MongoCollection<Document> collection() {
+    return secrets;
+  }
+
+  @Override
+  public List<String> fields() {
+    return List.of("current", "previous");
+  }
+
+  @Override
+  public String context(Document document) {
+    return context(document.getString("_id"));
+  }
+
+  @Override
+  public Optional<String> openLegacy(Document document, String field, String value) {
+    return legacy.open(document.getString("_id"), value);
+  }
+
+  private static String context(String organisationId) {
+    return COLLECTION + ":" + organisationId;
   }
 
   /** What is stored for an organisation. */

@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -24,10 +22,7 @@ import org.springframework.stereotype.Component;
 @Component
 public class SigningSecrets {
 
-  private static final Logger log = LoggerFactory.getLogger(SigningSecrets.class);
-
   private final SigningSecretStore store;
-  private final SecretCipher cipher;
   private final SigningProperties properties;
   private final Clock clock;
   private final SecureRandom random = new SecureRandom();
@@ -37,10 +32,6 @@ public class SigningSecrets {
     this.store = store;
     this.properties = properties;
     this.clock = clock;
-    this.cipher = new SecretCipher(properties.encryptionKeyBytes(), random);
-    if (!cipher.encrypts()) {
-      log.warn("lipa.dispatcher.signing.encryption-key is not set: signing secrets are stored unencrypted");
-    }
   }
 
   /** A secret as issued: shown to the merchant this once. */
@@ -56,7 +47,7 @@ public class SigningSecrets {
     for (int tries = 0; tries < 5; tries++) {
       Instant now = clock.instant();
       String secret = WebhookSignature.newSecret(random);
-      String sealed = cipher.seal(organisationId, secret);
+      String sealed = store.seal(organisationId, secret);
       Optional<SigningSecretStore.Stored> existing = store.find(organisationId);
       if (existing.isEmpty()) {
         SigningSecretStore.Stored stored = store.createIfAbsent(organisationId, sealed, now, true);
@@ -118,11 +109,11 @@ public class SigningSecrets {
   private CachedKeys load(String organisationId, Instant now) {
     SigningSecretStore.Stored stored = store.find(organisationId).orElseGet(() -> {
       String secret = WebhookSignature.newSecret(random);
-      return store.createIfAbsent(organisationId, cipher.seal(organisationId, secret), now, false);
+      return store.createIfAbsent(organisationId, store.seal(organisationId, secret), now, false);
     });
-    byte[] current = WebhookSignature.key(cipher.open(organisationId, stored.current()));
+    byte[] current = WebhookSignature.key(store.open(organisationId, stored.current()));
     byte[] previous = stored.previous() == null ? null
-        : WebhookSignature.key(cipher.open(organisationId, stored.previous()));
+        : WebhookSignature.key(store.open(organisationId, stored.previous()));
     return new CachedKeys(current, previous, stored.previousExpiresAt(), now);
   }
 

@@ -120,6 +120,7 @@ public final class DispatcherBenchmark {
           "--lipa.dispatcher.intake.group=bench-" + run,
           "--lipa.callbacks.allow-private-targets=true",
           "--lipa.security.jwks-uri=http://127.0.0.1:9/unused",
+          "--lipa.secrets.master-keys=" + SharedInfra.MASTER_KEYS,
           "--logging.level.root=WARN",
           "--logging.level.dev.lipa=WARN");
     }

@@ -53,18 +53,4 @@ class WebhookSignatureTests {
   void refusesASecretWithoutThePrefix() {
     assertThatThrownBy(() -> WebhookSignature.key("AAECAwQ=")).isInstanceOf(IllegalArgumentException.class);
   }
-
-  @Test
-  void encryptsSecretsAtRestBoundToTheirOrganisation() {
-    byte[] key = new byte[32];
-    new SecureRandom().nextBytes(key);
-    SecretCipher cipher = new SecretCipher(key, new SecureRandom());
-
-    String sealed = cipher.seal("org-1", SECRET);
-
-    assertThat(sealed).startsWith("v1:").doesNotContain(SECRET.substring(6));
-    assertThat(cipher.open("org-1", sealed)).isEqualTo(SECRET);
-    assertThatThrownBy(() -> cipher.open("org-2", sealed)).isInstanceOf(IllegalStateException.class);
-    assertThat(new SecretCipher(null, new SecureRandom()).open("org-1", "plain:" + SECRET)).isEqualTo(SECRET);
-  }
 }

@@ -17,22 +17,34 @@ import java.util.stream.Collectors;
 
 /**
  * The issuer's public keys, fetched from its JWKS endpoint and cached. An unknown {@code kid} triggers one refetch,
- * at most every {@code minRefetchInterval}, so forged kids cannot hammer the issuer.
+ * at most every {@code minRefetchInterval}, so forged kids cannot hammer the issuer. A key set older than
+ * {@code maxAge} is fetched again at the next lookup, so a key the issuer retired stops verifying here too; while the
+ * issuer cannot be reached, the keys known so far keep verifying.
  */
 public class JwksKeys {
+
+  /** As long as the issuer lets caches keep its JWKS; its signing-key lead time is longer. */
+  public static final Duration DEFAULT_MAX_AGE = Duration.ofMinutes(5);
 
   private final URI jwksUri;
   private final HttpClient http;
   private final Clock clock;
   private final Duration minRefetchInterval;
+  private final Duration maxAge;
   private final AtomicLong generation = new AtomicLong();
   private volatile Map<String, ECKey> keys = Map.of();
   private volatile Instant lastFetch = Instant.EPOCH;
+  private volatile Instant lastAttempt = Instant.EPOCH;
 
   public JwksKeys(URI jwksUri, Clock clock, Duration minRefetchInterval) {
+    this(jwksUri, clock, minRefetchInterval, DEFAULT_MAX_AGE);
+  }
+
+  public JwksKeys(URI jwksUri, Clock clock, Duration minRefetchInterval, Duration maxAge) {
     this.jwksUri = jwksUri;
     this.clock = clock;
     this.minRefetchInterval = minRefetchInterval;
+    this.maxAge = maxAge;
     this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   }
 
@@ -44,21 +56,33 @@ public class JwksKeys {
   /** The key with this id, fetching the key set when it is not known yet; null when the issuer has no such key. */
   public ECKey key(String kid) {
     ECKey key = keys.get(kid);
-    if (key != null) {
+    if (key != null && fresh(clock.instant())) {
       return key;
     }
     synchronized (this) {
+      Instant now = clock.instant();
       key = keys.get(kid);
-      if (key != null) {
+      if (key != null && fresh(now)) {
         return key;
       }
-      Instant now = clock.instant();
-      if (!keys.isEmpty() && now.isBefore(lastFetch.plus(minRefetchInterval))) {
-        return null;
+      if (!keys.isEmpty() && now.isBefore(lastAttempt.plus(minRefetchInterval))) {
+        return key;
       }
-      refresh(now);
+      lastAttempt = now;
+      try {
+        refresh(now);
+      } catch (KeysUnavailableException e) {
+        if (key != null) {
+          return key; // a known key whose set is merely old: the issuer is away for a moment
+        }
+        throw e;
+      }
       return keys.get(kid);
     }
+  }
+
+  private boolean fresh(Instant now) {
+    return now.isBefore(lastFetch.plus(maxAge));
   }
 
   private void refresh(Instant now) {

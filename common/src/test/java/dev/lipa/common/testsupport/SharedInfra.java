@@ -20,6 +20,12 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  */
 public final class SharedInfra {
 
+  /**
+   * The master key ring every integration test runs with ({@code lipa.secrets.master-keys}), so that the suite
+   * exercises the encryption of secrets at rest. A fixed test key: never use it anywhere else.
+   */
+  public static final String MASTER_KEYS = "test-k1:dGVzdC1vbmx5LW1hc3Rlci1rZXktMzItYnl0ZXMhISE=";
+
   private static MongoServer mongo;
   private static String mongoUri;
   private static EmbeddedKafkaKraftBroker kafka;

@@ -5,7 +5,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.context.support.TestPropertySourceUtils;
 
 /**
- * Points a Spring test context at the shared store, broker and test issuer:
+ * Points a Spring test context at the shared store, broker and test issuer, with the test master key ring:
  * {@code @ContextConfiguration(initializers = SharedInfraInitializer.class)}.
  */
 public class SharedInfraInitializer implements ApplicationContextInitializer<ConfigurableApplicationContext> {
@@ -15,6 +15,7 @@ public class SharedInfraInitializer implements ApplicationContextInitializer<Con
     TestPropertySourceUtils.addInlinedPropertiesToEnvironment(context,
         "spring.mongodb.uri=" + SharedInfra.mongoUri(),
         "spring.kafka.bootstrap-servers=" + SharedInfra.kafkaBootstrapServers(),
-        "lipa.security.jwks-uri=" + TestIssuer.shared().jwksUri());
+        "lipa.security.jwks-uri=" + TestIssuer.shared().jwksUri(),
+        "lipa.secrets.master-keys=" + SharedInfra.MASTER_KEYS);
   }
 }
