@@ -1,6 +1,7 @@
 package dev.lipa.auth.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
@@ -181,6 +182,7 @@ class OperatorAuditIntegrationTests {
       String second = UUID.randomUUID().toString();
       http.postJson("/admin/v1/organisations", "{\"name\":\"First\"}", operator(first));
       http.postJson("/admin/v1/organisations", "{\"name\":\"Second\"}", operator(second));
+      onlyRecordOf(second);
 
       TestHttp.Response response = http.get("/admin/v1/audit?size=500", AuthFixtures.operator());
 
@@ -252,7 +254,13 @@ class OperatorAuditIntegrationTests {
     }
   }
 
+  /**
+   * The one record of the call, once completed: the record is completed after the handler ran, which may be just after
+   * the client has read the answer.
+   */
   private Document onlyRecordOf(String correlationId) {
+    await().atMost(Duration.ofSeconds(10)).until(() -> audit.countDocuments(
+        Filters.and(Filters.eq("correlationId", correlationId), Filters.exists("status"))) > 0);
     List<Document> records = audit.find(Filters.eq("correlationId", correlationId)).into(new ArrayList<>());
     assertThat(records).hasSize(1);
     return records.getFirst();

@@ -1,12 +1,9 @@
 package dev.lipa.common.audit;
 
+import dev.lipa.common.time.RecordTimes;
 import dev.lipa.common.web.FieldErrors;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
 import java.time.ZoneId;
-import java.time.format.DateTimeParseException;
 
 /**
  * The query of {@code GET /admin/v1/audit}: {@code from} and {@code to}, inclusive bounds on the call's time, each an
@@ -22,11 +19,11 @@ record AuditQuery(Instant from, Instant to, int page, int size) {
 
   static AuditQuery of(String from, String to, String page, String size, ZoneId zone) {
     FieldErrors errors = new FieldErrors();
-    Instant fromBound = present(from) ? bound(from.strip(), false, zone) : null;
+    Instant fromBound = present(from) ? RecordTimes.queryBound(from.strip(), false, zone) : null;
     if (present(from) && fromBound == null) {
       errors.add("from", "from must be an ISO date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SS)");
     }
-    Instant toBound = present(to) ? bound(to.strip(), true, zone) : null;
+    Instant toBound = present(to) ? RecordTimes.queryBound(to.strip(), true, zone) : null;
     if (present(to) && toBound == null) {
       errors.add("to", "to must be an ISO date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SS)");
     }
@@ -53,23 +50,6 @@ record AuditQuery(Instant from, Instant to, int page, int size) {
     try {
       return Integer.valueOf(text.strip());
     } catch (NumberFormatException e) {
-      return null;
-    }
-  }
-
-  /** A date is its first millisecond for {@code from} and its last for {@code to} (times are kept to the millisecond). */
-  private static Instant bound(String text, boolean upper, ZoneId zone) {
-    try {
-      if (text.length() == 10) {
-        LocalDate day = LocalDate.parse(text);
-        return upper ? day.plusDays(1).atStartOfDay(zone).toInstant().minusMillis(1)
-            : day.atStartOfDay(zone).toInstant();
-      }
-      if (text.endsWith("Z") || text.matches(".*[+-]\\d{2}:\\d{2}$")) {
-        return OffsetDateTime.parse(text).toInstant();
-      }
-      return LocalDateTime.parse(text).atZone(zone).toInstant();
-    } catch (DateTimeParseException e) {
       return null;
     }
   }

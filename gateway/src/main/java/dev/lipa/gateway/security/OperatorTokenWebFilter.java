@@ -8,10 +8,10 @@ import dev.lipa.gateway.GatewayProperties;
 import dev.lipa.gateway.rules.PathRulesWebFilter;
 import dev.lipa.gateway.web.Envelopes;
 import dev.lipa.gateway.web.RequestLog;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import java.net.InetSocketAddress;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
@@ -24,10 +24,10 @@ import reactor.core.publisher.Mono;
  * The gateway's own check of the operator token on {@code /admin/**}, before routing (the services behind it check
  * again and keep the audit log): {@code X-Operator-Token} must be one of the operator tokens ({@code
  * LIPA_OPERATOR_TOKEN} or a named {@code LIPA_OPERATOR_TOKENS_<NAME>}, see {@link OperatorTokens}), compared in
- * constant time; without a configured token the operator API answers 503. A refusal never reaches a service, so it is
- * logged here with the client's address (behind the trusted proxies) and the path. With {@code lipa.gateway.operator-api-enabled=false} the public
- * gateway does not serve the operator API at all (404): operators then reach the services' operator listeners on a
- * network of their own.
+ * constant time; without a configured token the operator API answers 503. A refusal never reaches a service (nor its
+ * audit log), so it is logged here with the client's address (behind the trusted proxies) and the path. With
+ * {@code lipa.gateway.operator-api-enabled=false} the public gateway does not serve the operator API at all (404):
+ * operators then reach the services' operator listeners on a network of their own.
  */
 @Component
 public class OperatorTokenWebFilter implements WebFilter, Ordered {

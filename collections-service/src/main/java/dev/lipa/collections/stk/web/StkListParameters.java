@@ -4,13 +4,10 @@ import dev.lipa.collections.stk.StkCurrency;
 import dev.lipa.collections.stk.StkListQuery;
 import dev.lipa.collections.stk.StkStatus;
 import dev.lipa.common.phone.MobileNumber;
+import dev.lipa.common.time.RecordTimes;
 import dev.lipa.common.web.FieldErrors;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
 import java.time.ZoneId;
-import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
@@ -49,11 +46,11 @@ record StkListParameters(String status, String from, String to, String currencyC
       }
     }
 
-    Instant fromBound = present(from) ? bound(from.strip(), false, zone) : null;
+    Instant fromBound = present(from) ? RecordTimes.queryBound(from.strip(), false, zone) : null;
     if (present(from) && fromBound == null) {
       errors.add("from", "from must be an ISO date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SS)");
     }
-    Instant toBound = present(to) ? bound(to.strip(), true, zone) : null;
+    Instant toBound = present(to) ? RecordTimes.queryBound(to.strip(), true, zone) : null;
     if (present(to) && toBound == null) {
       errors.add("to", "to must be an ISO date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SS)");
     }
@@ -105,26 +102,6 @@ record StkListParameters(String status, String from, String to, String currencyC
     try {
       return Integer.valueOf(text.strip());
     } catch (NumberFormatException e) {
-      return null;
-    }
-  }
-
-  /**
-   * The instant a bound stands for: a date is its first millisecond for {@code from} and its last for {@code to}
-   * (record times are stored to the millisecond, so "to" a day covers the whole day).
-   */
-  private static Instant bound(String text, boolean upper, ZoneId zone) {
-    try {
-      if (text.length() == 10) {
-        LocalDate day = LocalDate.parse(text);
-        return upper ? day.plusDays(1).atStartOfDay(zone).toInstant().minusMillis(1)
-            : day.atStartOfDay(zone).toInstant();
-      }
-      if (text.endsWith("Z") || text.matches(".*[+-]\\d{2}:\\d{2}$")) {
-        return OffsetDateTime.parse(text).toInstant();
-      }
-      return LocalDateTime.parse(text).atZone(zone).toInstant();
-    } catch (DateTimeParseException e) {
       return null;
     }
   }
