@@ -20,9 +20,9 @@ import org.springframework.stereotype.Component;
 /**
  * Revocations in collection {@value #COLLECTION}, one document per revoked API key ({@code _id} {@code key:<apiKey>})
  * and per organisation whose tokens were revoked ({@code _id} {@code organisation:<id>}, its cut-off the latest
- * revocation's). {@code feedUntil} is when the revocation leaves the feed (no access token it refuses is valid by then);
- * {@code expiresAt} when the document goes (a TTL index on MongoDB; a sweep at each write on the embedded store, which
- * ignores TTL indexes).
+ * revocation's). {@code feedUntil} is when the revocation leaves the feed, no access token it refuses being valid by
+ * then, and the document goes with it (a TTL index on MongoDB; a sweep at each write on the embedded store, which ignores
+ * TTL indexes). Refresh tokens need no entry: auth-service refuses them through their ended families.
  */
 @Component
 class RevocationStore {
@@ -31,36 +31,32 @@ class RevocationStore {
   private static final String KEY_PREFIX = "key:";
   private static final String ORGANISATION_PREFIX = "organisation:";
   private static final String FEED_UNTIL = "feedUntil";
-  private static final String EXPIRES_AT = "expiresAt";
 
   private final MongoCollection<Document> revocations;
 
   RevocationStore(MongoDatabase database) {
     this.revocations = database.getCollection(COLLECTION);
-    revocations.createIndex(Indexes.ascending(FEED_UNTIL), new IndexOptions().name("token_revocations_feed"));
-    revocations.createIndex(Indexes.ascending(EXPIRES_AT),
-        new IndexOptions().name("token_revocations_expiry").expireAfter(0L, TimeUnit.SECONDS));
+    revocations.createIndex(Indexes.ascending(FEED_UNTIL),
+        new IndexOptions().name("token_revocations_feed").expireAfter(0L, TimeUnit.SECONDS));
   }
 
   /** Records the key's revocation; its time stays the first one's, its stay the longest asked for. */
-  void revokeKey(String organisationId, String apiKey, Instant revokedAt, Instant feedUntil, Instant expiresAt) {
+  void revokeKey(String organisationId, String apiKey, Instant revokedAt, Instant feedUntil) {
     upsert(KEY_PREFIX + apiKey, Updates.combine(
         Updates.setOnInsert("kind", Revocation.Kind.API_KEY.name()),
         Updates.setOnInsert("apiKey", apiKey),
         Updates.setOnInsert("organisationId", organisationId),
         Updates.setOnInsert("at", Date.from(revokedAt)),
-        Updates.max(FEED_UNTIL, Date.from(feedUntil)),
-        Updates.max(EXPIRES_AT, Date.from(expiresAt))), revokedAt);
+        Updates.max(FEED_UNTIL, Date.from(feedUntil))), revokedAt);
   }
 
   /** Records that the organisation's tokens issued up to {@code revokedBefore} are revoked (a later cut-off wins). */
-  void revokeOrganisation(String organisationId, Instant revokedBefore, Instant feedUntil, Instant expiresAt) {
+  void revokeOrganisation(String organisationId, Instant revokedBefore, Instant feedUntil) {
     upsert(ORGANISATION_PREFIX + organisationId, Updates.combine(
         Updates.setOnInsert("kind", Revocation.Kind.ORGANISATION.name()),
         Updates.setOnInsert("organisationId", organisationId),
         Updates.max("at", Date.from(revokedBefore)),
-        Updates.max(FEED_UNTIL, Date.from(feedUntil)),
-        Updates.max(EXPIRES_AT, Date.from(expiresAt))), revokedBefore);
+        Updates.max(FEED_UNTIL, Date.from(feedUntil))), revokedBefore);
   }
 
   /** The revocations still in the feed at {@code now}. */
@@ -82,6 +78,6 @@ class RevocationStore {
       }
       revocations.updateOne(Filters.eq("_id", id), update, upsert); // a concurrent upsert inserted it: now an update
     }
-    revocations.deleteMany(Filters.lte(EXPIRES_AT, Date.from(now)));
+    revocations.deleteMany(Filters.lte(FEED_UNTIL, Date.from(now)));
   }
 }

@@ -42,7 +42,6 @@ public class TokenRevocations {
   private final ApplicationEventPublisher events;
   private final Clock clock;
   private final Duration inFeed;
-  private final Duration kept;
   private volatile Feed feed;
 
   TokenRevocations(RevocationStore store, Organisations organisations, ApplicationEventPublisher events, Clock clock,
@@ -52,7 +51,6 @@ public class TokenRevocations {
     this.events = events;
     this.clock = clock;
     this.inFeed = properties.accessTokenTtl().plus(SKEW);
-    this.kept = properties.refreshTokenTtl().plus(SKEW);
   }
 
   /**
@@ -64,7 +62,7 @@ public class TokenRevocations {
       throw ApiException.notFound("Organisation not found");
     }
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-    store.revokeOrganisation(organisationId, now, now.plus(inFeed), now.plus(kept));
+    store.revokeOrganisation(organisationId, now, now.plus(inFeed));
     feed = null;
     log.info("revoked every token of organisation {} issued up to {}", organisationId, now);
     events.publishEvent(new OrganisationTokensRevoked(organisationId, now));
@@ -75,7 +73,7 @@ public class TokenRevocations {
   @EventListener
   void apiKeyRevoked(ApiKeyRevoked event) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-    store.revokeKey(event.organisationId(), event.apiKey(), now, now.plus(inFeed), now.plus(kept));
+    store.revokeKey(event.organisationId(), event.apiKey(), now, now.plus(inFeed));
     feed = null;
   }
 
