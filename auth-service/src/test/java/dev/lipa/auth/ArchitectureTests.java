@@ -7,7 +7,9 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/** Features depend one way: admin and tokens use organisations, apikeys and keys, never the reverse. */
+/**
+ * Features depend one way: admin and tokens use organisations, apikeys, keys and revocations, never the reverse.
+ */
 @AnalyzeClasses(packages = "dev.lipa.auth", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTests {
 
@@ -24,6 +26,11 @@ class ArchitectureTests {
   @ArchTest
   static final ArchRule apiKeysKnowNothingOfTokensOrTheAdminApi = noClasses().that().resideInAPackage("..auth.apikeys..")
       .should().dependOnClassesThat().resideInAnyPackage("..auth.tokens..", "..auth.admin..");
+
+  @ArchTest
+  static final ArchRule revocationsKnowNothingOfTokensOrTheAdminApi = noClasses().that()
+      .resideInAPackage("..auth.revocations..")
+      .should().dependOnClassesThat().resideInAnyPackage("..auth.tokens..", "..auth.admin..", "..auth.keys..");
 
   @ArchTest
   static final ArchRule tokensKnowNothingOfTheAdminApi = noClasses().that().resideInAPackage("..auth.tokens..")

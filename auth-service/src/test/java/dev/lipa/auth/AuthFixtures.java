@@ -11,6 +11,10 @@ import tools.jackson.databind.JsonNode;
 public final class AuthFixtures {
 
   public static final String OPERATOR_TOKEN = "integration-tests-operator-token-5f0c9d1e7a2b";
+  /** An operator with a token of her own ({@code lipa.operator.tokens.amina}), audited by name. */
+  public static final String NAMED_OPERATOR = "amina";
+  public static final String NAMED_OPERATOR_TOKEN = "integration-tests-amina-token-8c1e4b7d2f90a3";
+  public static final String INTERNAL_TOKEN = "integration-tests-internal-token-2b9d7e11c4a6";
 
   private final TestHttp http;
 

@@ -11,13 +11,16 @@ import org.springframework.test.context.ContextConfiguration;
 
 /**
  * The one Spring context every integration test of this module shares (same configuration, so Spring caches it):
- * the whole service on a random port over the shared in-memory MongoDB wire server, with an operator token set.
+ * the whole service on a random port over the shared in-memory MongoDB wire server, with the shared operator token, a
+ * named one and the internal token set.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"lipa.operator.token=" + AuthFixtures.OPERATOR_TOKEN,
+        "lipa.operator.tokens." + AuthFixtures.NAMED_OPERATOR + "=" + AuthFixtures.NAMED_OPERATOR_TOKEN,
+        "lipa.internal.token=" + AuthFixtures.INTERNAL_TOKEN,
         // only 127.0.0.1 is a trusted proxy here, so a test can also call from another loopback address that is not
         // (tokens.TokenThrottleIntegrationTests)
         "lipa.rate-limits.trusted-proxies=127.0.0.1/32"})

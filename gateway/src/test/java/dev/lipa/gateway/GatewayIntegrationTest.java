@@ -13,8 +13,8 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The one Spring context of the gateway's integration tests: the gateway on a random port in front of echoing
- * upstreams (callback-dispatcher pointed at a port nobody listens on), tokens from the shared test issuer, and a
- * payouts response timeout of one second so slow-upstream tests stay quick.
+ * upstreams (callback-dispatcher pointed at a port nobody listens on), tokens and revocations from the shared test
+ * issuer, and a payouts response timeout of one second so slow-upstream tests stay quick.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 public abstract class GatewayIntegrationTest {
@@ -23,6 +23,8 @@ public abstract class GatewayIntegrationTest {
   protected static final TestIssuer ISSUER = TestIssuer.shared();
   protected static final long PAYOUTS_TIMEOUT_MILLIS = 1000;
   protected static final String OPERATOR_TOKEN = "gateway-tests-operator-token-0123456789abcdef";
+  /** What the gateway presents to auth-service's revocation feed (served here by the test issuer). */
+  protected static final String INTERNAL_TOKEN = "gateway-tests-internal-token-0123456789abcdef";
 
   @LocalServerPort
   protected int port;
@@ -31,6 +33,7 @@ public abstract class GatewayIntegrationTest {
   static void gatewayProperties(DynamicPropertyRegistry registry) {
     registry.add("lipa.security.jwks-uri", ISSUER::jwksUri);
     registry.add("lipa.operator.token", () -> OPERATOR_TOKEN);
+    registry.add("lipa.internal.token", () -> INTERNAL_TOKEN);
     for (String service : new String[] {"auth-service", "checkout-service", "collections-service",
         "payouts-service"}) {
       registry.add("lipa.gateway.upstreams." + service + ".uri", () -> UPSTREAMS.uri(service));

@@ -8,9 +8,11 @@ import dev.lipa.auth.organisations.ConcurrentChangeException;
 import dev.lipa.auth.organisations.NewOrganisation;
 import dev.lipa.auth.organisations.OrganisationChanges;
 import dev.lipa.auth.organisations.Organisations;
+import dev.lipa.auth.revocations.TokenRevocations;
 import dev.lipa.common.time.RecordTimes;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
+import java.time.Instant;
 import java.time.ZoneId;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
@@ -27,7 +29,8 @@ import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The operator API (platform team only, see {@link dev.lipa.common.servlet.OperatorTokenFilter}): organisations and their API keys. Answers
+ * The operator API (platform team only, see {@link dev.lipa.common.servlet.OperatorTokenFilter}): organisations, their
+ * API keys and the revocation of their tokens. Answers
  * in the integer-status envelope; failures go through the service-wide advice.
  */
 @RestController
@@ -36,11 +39,14 @@ class OrganisationAdminController {
 
   private final Organisations organisations;
   private final ApiKeys apiKeys;
+  private final TokenRevocations revocations;
   private final ZoneId zone;
 
-  OrganisationAdminController(Organisations organisations, ApiKeys apiKeys, AuthProperties properties) {
+  OrganisationAdminController(Organisations organisations, ApiKeys apiKeys, TokenRevocations revocations,
+      AuthProperties properties) {
     this.organisations = organisations;
     this.apiKeys = apiKeys;
+    this.revocations = revocations;
     this.zone = properties.zone();
   }
 
@@ -89,6 +95,17 @@ class OrganisationAdminController {
     return Envelope.ok("API key revoked", new RevokedKeyView(apiKey, "REVOKED"));
   }
 
+  /**
+   * Revokes every token of the organisation issued up to now (the same second included: token times are whole
+   * seconds), access and refresh, at every gateway and service within seconds; its API keys stay usable for new tokens.
+   */
+  @PostMapping("/{organisationId}/revoke-tokens")
+  Envelope<RevokedTokensView> revokeTokens(@PathVariable String organisationId) {
+    Instant revokedBefore = revocations.revokeOrganisation(organisationId);
+    return Envelope.ok("Tokens revoked",
+        new RevokedTokensView(organisationId, RecordTimes.format(revokedBefore, zone)));
+  }
+
   /** A key just issued, with its secret, shown this once. */
   record IssuedKeyView(String apiKey, String apiSecret, String organisationId, String createdAt) {
 
@@ -99,5 +116,9 @@ class OrganisationAdminController {
   }
 
   record RevokedKeyView(String apiKey, String status) {
+  }
+
+  /** Every token of the organisation issued up to {@code revokedBefore} (and within its second) is refused. */
+  record RevokedTokensView(String organisationId, String revokedBefore) {
   }
 }

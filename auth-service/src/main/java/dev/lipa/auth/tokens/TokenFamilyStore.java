@@ -71,6 +71,14 @@ class TokenFamilyStore {
         revocation("api key revoked", now)).getModifiedCount();
   }
 
+  /** Revokes every family of the organisation started by {@code startedBy} (its tokens were all revoked). */
+  long revokeOrganisation(String organisationId, Instant startedBy) {
+    return families.updateMany(
+        Filters.and(eq("organisationId", organisationId), eq("revoked", false),
+            Filters.lte("createdAt", Date.from(startedBy))),
+        revocation("organisation tokens revoked", startedBy)).getModifiedCount();
+  }
+
   private static org.bson.conversions.Bson revocation(String reason, Instant now) {
     return Updates.combine(Updates.set("revoked", true), Updates.set("revokedReason", reason),
         Updates.set("revokedAt", Date.from(now)), Updates.set("updatedAt", Date.from(now)));

@@ -7,6 +7,7 @@ import dev.lipa.auth.apikeys.AuthenticatedKey;
 import dev.lipa.auth.keys.SigningKeys;
 import dev.lipa.auth.organisations.Organisation;
 import dev.lipa.auth.organisations.Organisations;
+import dev.lipa.auth.revocations.OrganisationTokensRevoked;
 import dev.lipa.common.security.InvalidTokenException;
 import dev.lipa.common.security.TokenClaims;
 import dev.lipa.common.security.TokenVerifier;
@@ -54,7 +55,8 @@ class TokenService {
     Instant now = clock.instant();
     String family = UUID.randomUUID().toString();
     String jti = UUID.randomUUID().toString();
-    TokenPair pair = minter.mint(key.organisationId(), family, jti, now, requestLimit(key.organisationId()));
+    TokenPair pair = minter.mint(key.organisationId(), key.apiKey(), family, jti, now,
+        requestLimit(key.organisationId()));
     families.start(family, key.organisationId(), key.apiKey(), jti, now, pair.refreshExpiresAt());
     return pair;
   }
@@ -75,7 +77,8 @@ class TokenService {
     }
     Instant now = clock.instant();
     String nextJti = UUID.randomUUID().toString();
-    TokenPair pair = minter.mint(token.organisationId(), token.family(), nextJti, now,
+    // the next pair names the key the family started with (a refresh token minted before tokens named it: none)
+    TokenPair pair = minter.mint(token.organisationId(), token.apiKey(), token.family(), nextJti, now,
         requestLimit(token.organisationId()));
     if (!families.spend(token.family(), token.organisationId(), token.tokenId(), nextJti, now,
         pair.refreshExpiresAt())) {
@@ -90,6 +93,13 @@ class TokenService {
   /** The organisation's own request limit, read when a token is minted: a change applies to tokens minted after it. */
   private Integer requestLimit(String organisationId) {
     return organisations.find(organisationId).map(Organisation::requestsPerSecond).orElse(null);
+  }
+
+  /** Every refresh family of the organisation started by the cut-off ends: its refresh tokens buy nothing more. */
+  @EventListener
+  void organisationTokensRevoked(OrganisationTokensRevoked event) {
+    long revoked = families.revokeOrganisation(event.organisationId(), event.revokedBefore());
+    log.info("revoked {} refresh token families of organisation {}", revoked, event.organisationId());
   }
 
   @EventListener

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 class TokenMinterTests {
 
   private static final String ORGANISATION = UUID.randomUUID().toString();
+  private static final String API_KEY = "lk_sbx_" + "a".repeat(32);
   private static final String FAMILY = UUID.randomUUID().toString();
   private static final String REFRESH_JTI = UUID.randomUUID().toString();
 
@@ -48,7 +49,7 @@ class TokenMinterTests {
 
   @Test
   void accessTokenCarriesThePlatformClaims() throws Exception {
-    SignedJWT access = SignedJWT.parse(minter.mint(ORGANISATION, FAMILY, REFRESH_JTI, now).accessToken());
+    SignedJWT access = SignedJWT.parse(minter.mint(ORGANISATION, API_KEY, FAMILY, REFRESH_JTI, now).accessToken());
     JWTClaimsSet claims = access.getJWTClaimsSet();
 
     assertThat(access.getHeader().getAlgorithm()).isEqualTo(JWSAlgorithm.ES256);
@@ -59,6 +60,7 @@ class TokenMinterTests {
     assertThat(claims.getSubject()).isEqualTo(ORGANISATION);
     assertThat(claims.getClaim("token_type")).isEqualTo("access");
     assertThat(claims.getClaim("fam")).isNull();
+    assertThat(claims.getClaim("api_key")).isEqualTo(API_KEY);
     assertThat(claims.getJWTID()).isNotBlank().isNotEqualTo(REFRESH_JTI);
     assertThat(claims.getIssueTime()).isEqualTo(claims.getNotBeforeTime());
     assertThat(claims.getIssueTime().toInstant()).isBetween(now.minusSeconds(1), now);
@@ -69,13 +71,14 @@ class TokenMinterTests {
 
   @Test
   void refreshTokenCarriesItsJtiAndFamily() throws Exception {
-    TokenPair pair = minter.mint(ORGANISATION, FAMILY, REFRESH_JTI, now);
+    TokenPair pair = minter.mint(ORGANISATION, API_KEY, FAMILY, REFRESH_JTI, now);
     SignedJWT refresh = SignedJWT.parse(pair.refreshToken());
     JWTClaimsSet claims = refresh.getJWTClaimsSet();
 
     assertThat(refresh.getHeader().getKeyID()).isEqualTo(key.getKeyID());
     assertThat(claims.getClaim("token_type")).isEqualTo("refresh");
     assertThat(claims.getClaim("fam")).isEqualTo(FAMILY);
+    assertThat(claims.getClaim("api_key")).isEqualTo(API_KEY);
     assertThat(claims.getJWTID()).isEqualTo(REFRESH_JTI);
     assertThat(claims.getSubject()).isEqualTo(ORGANISATION);
     assertThat(Duration.between(claims.getIssueTime().toInstant(), claims.getExpirationTime().toInstant()))
@@ -87,7 +90,7 @@ class TokenMinterTests {
 
   @Test
   void everyVerifierOfThePlatformAcceptsEachTokenOnlyAsItsOwnType() {
-    TokenPair pair = minter.mint(ORGANISATION, FAMILY, REFRESH_JTI, now);
+    TokenPair pair = minter.mint(ORGANISATION, API_KEY, FAMILY, REFRESH_JTI, now);
     TokenVerifier verifier = new TokenVerifier(keysHolding(key), "lipa-auth", "lipa-api", Clock.systemUTC(),
         Duration.ofMinutes(5));
 
@@ -95,7 +98,10 @@ class TokenMinterTests {
     VerifiedToken refresh = verifier.verify(pair.refreshToken(), "refresh");
 
     assertThat(access.organisationId()).isEqualTo(ORGANISATION);
+    assertThat(access.apiKey()).isEqualTo(API_KEY);
+    assertThat(access.issuedAt()).isEqualTo(now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
     assertThat(refresh.family()).isEqualTo(FAMILY);
+    assertThat(refresh.apiKey()).isEqualTo(API_KEY);
     assertThatThrownBy(() -> verifier.verifyAccess(pair.refreshToken())).isInstanceOf(InvalidTokenException.class);
     assertThatThrownBy(() -> verifier.verify(pair.accessToken(), "refresh"))
         .isInstanceOf(InvalidTokenException.class);
@@ -103,8 +109,8 @@ class TokenMinterTests {
 
   @Test
   void tokensOfOnePairHaveDistinctIds() throws Exception {
-    TokenPair first = minter.mint(ORGANISATION, FAMILY, REFRESH_JTI, now);
-    TokenPair second = minter.mint(ORGANISATION, FAMILY, UUID.randomUUID().toString(), now);
+    TokenPair first = minter.mint(ORGANISATION, API_KEY, FAMILY, REFRESH_JTI, now);
+    TokenPair second = minter.mint(ORGANISATION, API_KEY, FAMILY, UUID.randomUUID().toString(), now);
 
     assertThat(SignedJWT.parse(first.accessToken()).getJWTClaimsSet().getJWTID())
         .isNotEqualTo(SignedJWT.parse(second.accessToken()).getJWTClaimsSet().getJWTID());

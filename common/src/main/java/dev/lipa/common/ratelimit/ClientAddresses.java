@@ -45,12 +45,24 @@ public final class ClientAddresses {
    * {@code X-Forwarded-For} header values (in the order received; each may be a comma-separated list).
    */
   public String resolve(String peer, Collection<String> forwardedFor) {
+    InetAddress client = walk(peer, forwardedFor);
+    return client == null ? (peer == null ? "unknown" : peer) : key(client);
+  }
+
+  /**
+   * The client's exact address, found as {@link #resolve} finds it but without narrowing IPv6 to its /64: what an
+   * audit record names.
+   */
+  public String client(String peer, Collection<String> forwardedFor) {
+    InetAddress client = walk(peer, forwardedFor);
+    return client == null ? (peer == null ? "unknown" : peer) : client.getHostAddress();
+  }
+
+  /** The client behind the trusted proxies; null when the peer is not an address literal. */
+  private InetAddress walk(String peer, Collection<String> forwardedFor) {
     InetAddress current = literal(peer);
-    if (current == null) {
-      return peer == null ? "unknown" : peer;
-    }
-    if (!isTrusted(current) || forwardedFor == null || forwardedFor.isEmpty()) {
-      return key(current);
+    if (current == null || !isTrusted(current) || forwardedFor == null || forwardedFor.isEmpty()) {
+      return current;
     }
     List<String> hops = new ArrayList<>();
     for (String value : forwardedFor) {
@@ -61,14 +73,14 @@ public final class ClientAddresses {
     for (int i = hops.size() - 1; i >= 0; i--) {
       InetAddress hop = literal(hops.get(i));
       if (hop == null) {
-        return key(current);
+        return current;
       }
       current = hop;
       if (!isTrusted(hop)) {
-        return key(hop);
+        return hop;
       }
     }
-    return key(current);
+    return current;
   }
 
   /** Whether the address is one of the trusted proxies. */

@@ -12,6 +12,11 @@ public final class TokenClaims {
    * absent when the organisation has the gateway's default.
    */
   public static final String REQUESTS_PER_SECOND = "rps";
+  /**
+   * Claim on access and refresh tokens naming the API key that minted them (its public id, not a secret), so that
+   * revoking the key revokes its tokens at every verifier.
+   */
+  public static final String API_KEY = "api_key";
   public static final String ACCESS = "access";
   public static final String REFRESH = "refresh";
   public static final String DEFAULT_ISSUER = "lipa-auth";

@@ -20,6 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Verified tokens are cached by their raw text (bounded; an entry lives until the earlier of the token's expiry and
  * {@code cacheTtl}; the cache is dropped when the key set changes). Only tokens that passed every check enter it.
+ *
+ * <p>Every answer, from the cache too, asks {@link Revocations} last: a token revoked after it was verified and cached
+ * is refused from the moment the verifier learns of the revocation (see {@link RevocationFeed}).
  */
 public class TokenVerifier {
 
@@ -31,11 +34,19 @@ public class TokenVerifier {
   private final String audience;
   private final Clock clock;
   private final Duration cacheTtl;
+  private final Revocations revocations;
   private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
   private volatile long cacheGeneration = -1;
 
+  /** A verifier that knows no revocations (auth-service's own checks, tests). */
   public TokenVerifier(JwksKeys keys, String issuer, String audience, Clock clock, Duration cacheTtl) {
+    this(keys, issuer, audience, clock, cacheTtl, Revocations.NONE);
+  }
+
+  public TokenVerifier(JwksKeys keys, String issuer, String audience, Clock clock, Duration cacheTtl,
+      Revocations revocations) {
     this.keys = keys;
+    this.revocations = revocations;
     this.issuer = issuer;
     this.audience = audience;
     this.clock = clock;
@@ -58,6 +69,7 @@ public class TokenVerifier {
       return known;
     }
     VerifiedToken verified = verifyUncached(token, expectedType, now);
+    refuseIfRevoked(verified);
     if (cache.size() >= MAX_CACHED) {
       cache.clear();
     }
@@ -70,6 +82,8 @@ public class TokenVerifier {
   /**
    * The token when it was verified recently as this type and is still valid, or null; never blocks (no signature
    * check, no key fetch), so a reactive caller can admit repeat callers on its event loop.
+   *
+   * @throws InvalidTokenException when it was cached as another type, or has been revoked since
    */
   public VerifiedToken cached(String token, String expectedType) {
     return token == null ? null : cached(token, expectedType, clock.instant());
@@ -88,7 +102,14 @@ public class TokenVerifier {
     if (!cached.token.type().equals(expectedType)) {
       throw new InvalidTokenException("token type " + cached.token.type());
     }
+    refuseIfRevoked(cached.token);
     return cached.token;
+  }
+
+  private void refuseIfRevoked(VerifiedToken token) {
+    if (revocations.isRevoked(token)) {
+      throw new InvalidTokenException("revoked");
+    }
   }
 
   private VerifiedToken verifyUncached(String token, String expectedType, Instant now) {
@@ -152,8 +173,10 @@ public class TokenVerifier {
     Object rps = claims.getClaim(TokenClaims.REQUESTS_PER_SECOND);
     Integer requestsPerSecond = rps instanceof Number n && n.longValue() > 0 && n.longValue() <= Integer.MAX_VALUE
         ? n.intValue() : null;
+    Object apiKey = claims.getClaim(TokenClaims.API_KEY);
     return new VerifiedToken(subject, claims.getJWTID(), expectedType, family == null ? null : family.toString(),
-        exp.toInstant(), requestsPerSecond);
+        exp.toInstant(), requestsPerSecond, apiKey instanceof String named && !named.isBlank() ? named : null,
+        iat.toInstant());
   }
 
   private record Cached(VerifiedToken token, Instant until, long generation) {

@@ -4,12 +4,14 @@ import java.time.Instant;
 
 /**
  * A token whose signature and claims were checked; {@code organisationId} is the caller's identity.
- * {@code requestsPerSecond} is the organisation's own request limit when it has one (null: the default).
+ * {@code requestsPerSecond} is the organisation's own request limit when it has one (null: the default);
+ * {@code apiKey} is the API key that minted the token (null on tokens minted before the claim existed);
+ * {@code issuedAt} is its {@code iat} (whole seconds), which revocations of all of an organisation's tokens compare.
  */
 public record VerifiedToken(String organisationId, String tokenId, String type, String family, Instant expiresAt,
-    Integer requestsPerSecond) {
+    Integer requestsPerSecond, String apiKey, Instant issuedAt) {
 
   public VerifiedToken(String organisationId, String tokenId, String type, String family, Instant expiresAt) {
-    this(organisationId, tokenId, type, family, expiresAt, null);
+    this(organisationId, tokenId, type, family, expiresAt, null, null, null);
   }
 }

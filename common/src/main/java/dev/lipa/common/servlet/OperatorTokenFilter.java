@@ -1,7 +1,7 @@
 package dev.lipa.common.servlet;
 
 import dev.lipa.common.paths.PathRules;
-import dev.lipa.common.security.SecretHeader;
+import dev.lipa.common.security.OperatorTokens;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -16,9 +16,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Guards {@code /admin/**}, the platform team's API, in every servlet service (registered by common's
- * auto-configuration, whether or not the service serves an operator endpoint): only the operator token in
- * {@code X-Operator-Token} opens it (compared in constant time), merchant tokens are never looked at, and without a
- * configured token ({@code LIPA_OPERATOR_TOKEN}) it answers 503: closed, never open. The decision is made on the
+ * auto-configuration, whether or not the service serves an operator endpoint): only an operator token in
+ * {@code X-Operator-Token} opens it (the shared one or a named one, see {@link OperatorTokens}; compared in constant
+ * time), merchant tokens are never looked at, and without a configured token ({@code LIPA_OPERATOR_TOKEN}) it answers
+ * 503: closed, never open. The decision is made on the
  * routed path ({@link RequestPaths#routed}), never on the raw URI, so no spelling of {@code /admin} gets past.
  *
  * <p>With an operator listener ({@code lipa.operator.port}), {@code /admin/**} is served on that listener only (404 on
@@ -34,7 +35,7 @@ public class OperatorTokenFilter extends OncePerRequestFilter {
   private static final Logger log = LoggerFactory.getLogger(OperatorTokenFilter.class);
   private static final IntSupplier NO_OPERATOR_LISTENER = () -> -1;
 
-  private final SecretHeader token;
+  private final OperatorTokens tokens;
   private final JsonMapper json;
   private final IntSupplier operatorPort;
 
@@ -45,7 +46,12 @@ public class OperatorTokenFilter extends OncePerRequestFilter {
 
   /** {@code operatorPort}: the operator listener's port once it is bound, or a negative number for none. */
   public OperatorTokenFilter(String operatorToken, JsonMapper json, IntSupplier operatorPort) {
-    this.token = new SecretHeader(operatorToken);
+    this(OperatorTokens.single(operatorToken), json, operatorPort);
+  }
+
+  /** {@code operatorPort}: the operator listener's port once it is bound, or a negative number for none. */
+  public OperatorTokenFilter(OperatorTokens tokens, JsonMapper json, IntSupplier operatorPort) {
+    this.tokens = tokens;
     this.json = json;
     this.operatorPort = operatorPort;
   }
@@ -64,12 +70,12 @@ public class OperatorTokenFilter extends OncePerRequestFilter {
       chain.doFilter(request, response);
       return;
     }
-    if (!token.configured()) {
+    if (!tokens.configured()) {
       EnvelopeWriter.write(response, json, HttpStatus.SERVICE_UNAVAILABLE, NOT_CONFIGURED);
       return;
     }
     String presented = request.getHeader(HEADER);
-    if (!token.matches(presented)) {
+    if (tokens.identify(presented).isEmpty()) {
       log.warn("refused operator request {} {}: {} operator token", request.getMethod(), RequestPaths.routed(request),
           presented == null ? "no" : "wrong");
       EnvelopeWriter.write(response, json, HttpStatus.UNAUTHORIZED, REFUSED);

@@ -5,6 +5,8 @@ import dev.lipa.common.callbacks.PortSet;
 import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.json.JsonAutoConfiguration;
 import dev.lipa.common.security.JwksKeys;
+import dev.lipa.common.security.OperatorTokens;
+import dev.lipa.common.security.RevocationFeed;
 import dev.lipa.common.security.SecurityProperties;
 import dev.lipa.common.security.TokenVerifier;
 import java.time.Clock;
@@ -28,8 +30,9 @@ import tools.jackson.databind.json.JsonMapper;
  * What every servlet service gets: the envelope advice, correlation ids, the path rules, its own checks of the bearer,
  * operator and internal credentials, and a listener on loopback unless told otherwise.
  *
- * <p>Filter order: correlation id, then the path rules (an odd spelling is refused before any credential is looked
- * at), then the operator and internal guards, then the bearer token.
+ * <p>Filter order: correlation id, then the operator audit where the service has a database (so refused and oddly
+ * spelt operator calls are recorded too), then the path rules (an odd spelling is refused before any credential is
+ * looked at), then the operator and internal guards, then the bearer token.
  */
 @AutoConfiguration(after = JsonAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -39,6 +42,8 @@ import tools.jackson.databind.json.JsonMapper;
 public class ServletServiceAutoConfiguration {
 
   private static final Logger log = LoggerFactory.getLogger(ServletServiceAutoConfiguration.class);
+  /** Where the operator audit's filter runs (dev.lipa.common.audit): right after the correlation id. */
+  public static final int AUDIT_ORDER = Ordered.HIGHEST_PRECEDENCE + 1;
   private static final int RECOMMENDED_TOKEN_LENGTH = 32;
 
   @Bean
@@ -51,21 +56,32 @@ public class ServletServiceAutoConfiguration {
   @Bean
   FilterRegistrationBean<PathRulesFilter> pathRulesFilter(JsonMapper json) {
     FilterRegistrationBean<PathRulesFilter> bean = new FilterRegistrationBean<>(new PathRulesFilter(json));
-    bean.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
+    bean.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
     return bean;
   }
 
+  /** The operator credentials by name ({@code lipa.operator.token} and {@code lipa.operator.tokens.<name>}). */
   @Bean
-  FilterRegistrationBean<OperatorTokenFilter> operatorTokenFilter(OperatorSettings settings, JsonMapper json,
-      ObjectProvider<ServiceListeners.OperatorListener> listener) {
-    if (settings.token() == null) {
-      log.info("LIPA_OPERATOR_TOKEN is not set: /admin/** answers 503");
-    } else if (settings.token().length() < RECOMMENDED_TOKEN_LENGTH) {
-      log.warn("the operator token is shorter than {} characters; use a long random value", RECOMMENDED_TOKEN_LENGTH);
+  @ConditionalOnMissingBean
+  OperatorTokens operatorTokens(OperatorSettings settings) {
+    OperatorTokens tokens = settings.operatorTokens();
+    if (!tokens.configured()) {
+      log.info("neither LIPA_OPERATOR_TOKEN nor any LIPA_OPERATOR_TOKENS_<NAME> is set: /admin/** answers 503");
+    } else {
+      log.info("operator tokens configured for {}", tokens.names());
+      tokens.shorterThan(RECOMMENDED_TOKEN_LENGTH).forEach(name -> log.warn(
+          "the operator token of {} is shorter than {} characters; use a long random value", name,
+          RECOMMENDED_TOKEN_LENGTH));
     }
+    return tokens;
+  }
+
+  @Bean
+  FilterRegistrationBean<OperatorTokenFilter> operatorTokenFilter(OperatorTokens tokens, JsonMapper json,
+      ObjectProvider<ServiceListeners.OperatorListener> listener) {
     ServiceListeners.OperatorListener operator = listener.getIfAvailable();
     FilterRegistrationBean<OperatorTokenFilter> bean = new FilterRegistrationBean<>(new OperatorTokenFilter(
-        settings.token(), json, operator == null ? () -> -1 : operator::port));
+        tokens, json, operator == null ? () -> -1 : operator::port));
     bean.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
     return bean;
   }
@@ -101,13 +117,22 @@ public class ServletServiceAutoConfiguration {
     return new RecordIds(clock);
   }
 
+  /** auth-service's revocation feed, followed by this service's verifier. */
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
+  @ConditionalOnProperty("lipa.security.jwks-uri")
+  RevocationFeed revocationFeed(SecurityProperties properties, @Value("${lipa.internal.token:}") String internalToken,
+      Clock clock) {
+    return properties.startRevocationFeed(internalToken, clock);
+  }
+
   @Bean
   @ConditionalOnMissingBean
   @ConditionalOnProperty("lipa.security.jwks-uri")
-  TokenVerifier tokenVerifier(SecurityProperties properties, Clock clock) {
+  TokenVerifier tokenVerifier(SecurityProperties properties, Clock clock, RevocationFeed revocations) {
     JwksKeys keys = new JwksKeys(properties.jwksUri(), clock, properties.jwksMinRefetchInterval());
     return new TokenVerifier(keys, properties.issuer(), properties.audience(), clock,
-        properties.verifiedTokenCacheTtl());
+        properties.verifiedTokenCacheTtl(), revocations);
   }
 
   @Bean

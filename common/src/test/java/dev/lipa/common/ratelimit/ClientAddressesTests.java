@@ -85,6 +85,14 @@ class ClientAddressesTests {
     }
 
     @Test
+    void namesTheExactClientForAnAuditRecord() {
+      assertThat(loopbackGateway.client("2001:db8:1:2::10", List.of())).isEqualTo("2001:db8:1:2:0:0:0:10");
+      assertThat(cluster.client("10.1.1.1", List.of("198.51.100.7, 10.2.2.2"))).isEqualTo("198.51.100.7");
+      assertThat(cluster.client("198.51.100.8", List.of("10.2.2.2"))).isEqualTo("198.51.100.8");
+      assertThat(cluster.client("not-an-address", List.of())).isEqualTo("not-an-address");
+    }
+
+    @Test
     void matchesIpv6Blocks() {
       assertThat(cluster.resolve("fd12::5", List.of("2001:db8::7"))).isEqualTo("2001:db8:0:0:0:0:0:0/64");
     }

@@ -18,8 +18,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Date;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
@@ -47,6 +50,45 @@ class TokenVerifierTests {
     assertThat(verifier.verifyAccess(token).organisationId()).isEqualTo("org-2");
     assertThat(verifier.verifyAccess(token).organisationId()).isEqualTo("org-2");
     assertThatThrownBy(() -> verifier.verify(token, TokenClaims.REFRESH)).isInstanceOf(InvalidTokenException.class);
+  }
+
+  @Test
+  void namesTheKeyThatMintedTheTokenAndWhenItWasIssued() {
+    Instant issued = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(5);
+    VerifiedToken token = verifier.verifyAccess(ISSUER.token("org-k", c -> c
+        .claim(TokenClaims.API_KEY, "lk_sbx_minter").issueTime(Date.from(issued))));
+
+    assertThat(token.apiKey()).isEqualTo("lk_sbx_minter");
+    assertThat(token.issuedAt()).isEqualTo(issued);
+  }
+
+  @Test
+  void refusesATokenRevokedAfterItWasVerifiedAndCached() {
+    AtomicReference<RevocationList> list =
+        new AtomicReference<>(RevocationList.EMPTY);
+    TokenVerifier following = new TokenVerifier(
+        new JwksKeys(URI.create(ISSUER.jwksUri()), Clock.systemUTC(), Duration.ofSeconds(10)),
+        TokenClaims.DEFAULT_ISSUER, TokenClaims.DEFAULT_AUDIENCE, Clock.systemUTC(), Duration.ofMinutes(5),
+        t -> list.get().revokes(t));
+    String revokedKeysToken = ISSUER.token("org-r", c -> c.claim(TokenClaims.API_KEY, "lk_leaked"));
+    String otherKeysToken = ISSUER.token("org-r", c -> c.claim(TokenClaims.API_KEY, "lk_kept"));
+    String otherOrganisationsToken = ISSUER.token("org-s", c -> c.claim(TokenClaims.API_KEY, "lk_other"));
+    following.verifyAccess(ISSUER.accessToken("org-warm-up")); // the first key fetch starts the cache afresh
+    following.verifyAccess(revokedKeysToken);
+    following.verifyAccess(otherKeysToken);
+    assertThat(following.cached(revokedKeysToken, TokenClaims.ACCESS)).isNotNull();
+
+    list.set(new RevocationList("v2", Map.of("lk_leaked", Instant.now()), Map.of()));
+
+    assertThatThrownBy(() -> following.cached(revokedKeysToken, TokenClaims.ACCESS))
+        .isInstanceOf(InvalidTokenException.class).hasMessage("revoked");
+    assertThatThrownBy(() -> following.verifyAccess(revokedKeysToken)).isInstanceOf(InvalidTokenException.class);
+    assertThat(following.verifyAccess(otherKeysToken).organisationId()).isEqualTo("org-r");
+
+    list.set(new RevocationList("v3", Map.of(), Map.of("org-r", Instant.now())));
+
+    assertThatThrownBy(() -> following.verifyAccess(otherKeysToken)).isInstanceOf(InvalidTokenException.class);
+    assertThat(following.verifyAccess(otherOrganisationsToken).organisationId()).isEqualTo("org-s");
   }
 
   static Stream<Named<Function<TestIssuer, String>>> forgedOrWrongTokens() {

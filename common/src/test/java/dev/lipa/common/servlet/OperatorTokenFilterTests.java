@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import jakarta.servlet.ServletException;
 import java.io.IOException;
 import dev.lipa.common.paths.PathRules;
+import dev.lipa.common.security.OperatorTokens;
+import java.util.Map;
 import dev.lipa.common.testsupport.PathSpellings;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -25,6 +27,16 @@ class OperatorTokenFilterTests {
     Outcome outcome = run(configured, adminRequest(TOKEN));
 
     assertThat(outcome.passed()).isTrue();
+  }
+
+  @Test
+  void letsEveryNamedOperatorThroughAndNoOneElse() throws Exception {
+    OperatorTokenFilter named = new OperatorTokenFilter(
+        OperatorTokens.of(TOKEN, Map.of("amina", TOKEN + "-amina")), JSON, () -> -1);
+
+    assertThat(run(named, adminRequest(TOKEN)).passed()).isTrue();
+    assertThat(run(named, adminRequest(TOKEN + "-amina")).passed()).isTrue();
+    assertThat(run(named, adminRequest(TOKEN + "-amin")).response().getStatus()).isEqualTo(401);
   }
 
   @Test

@@ -2,10 +2,13 @@ package dev.lipa.gateway.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lipa.common.ratelimit.ClientAddresses;
+import dev.lipa.common.security.OperatorTokens;
 import dev.lipa.gateway.GatewayProperties;
 import dev.lipa.gateway.web.Envelopes;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -21,6 +24,7 @@ class OperatorTokenWebFilterTests {
 
   private static final String TOKEN = "operator-token-for-tests-0123456789abcdef";
   private static final Envelopes ENVELOPES = new Envelopes(JsonMapper.builder().build());
+  private static final ClientAddresses ADDRESSES = new ClientAddresses(ClientAddresses.LOOPBACK);
 
   private final AtomicBoolean passed = new AtomicBoolean();
   private final WebFilterChain chain = exchange -> {
@@ -30,7 +34,7 @@ class OperatorTokenWebFilterTests {
 
   @Test
   void aPublicGatewayWithTheOperatorApiOffAnswers404EvenWithTheToken() {
-    OperatorTokenWebFilter filter = new OperatorTokenWebFilter(TOKEN, properties(false), ENVELOPES);
+    OperatorTokenWebFilter filter = filter(TOKEN, properties(false));
     MockServerWebExchange exchange = MockServerWebExchange.from(
         MockServerHttpRequest.post("/admin/v1/organisations").header("X-Operator-Token", TOKEN));
 
@@ -42,7 +46,7 @@ class OperatorTokenWebFilterTests {
 
   @Test
   void answers503WhenTheGatewayHasNoOperatorToken() {
-    OperatorTokenWebFilter filter = new OperatorTokenWebFilter("", properties(true), ENVELOPES);
+    OperatorTokenWebFilter filter = filter("", properties(true));
     MockServerWebExchange exchange = MockServerWebExchange.from(
         MockServerHttpRequest.post("/admin/v1/organisations").header("X-Operator-Token", ""));
 
@@ -57,7 +61,7 @@ class OperatorTokenWebFilterTests {
   @Test
   void decidesOnTheRoutedPathEvenWhereAnOddSpellingGotThrough() {
     // the path rules run first and refuse these; this filter must hold on its own all the same
-    OperatorTokenWebFilter filter = new OperatorTokenWebFilter(TOKEN, properties(true), ENVELOPES);
+    OperatorTokenWebFilter filter = filter(TOKEN, properties(true));
     for (String spelling : new String[] {"/%61dmin/v1/organisations", "/admin;x=1/v1/organisations",
         "/x/../admin/v1/organisations"}) {
       passed.set(false);
@@ -73,12 +77,40 @@ class OperatorTokenWebFilterTests {
 
   @Test
   void leavesEveryOtherPathToTheRoutes() {
-    OperatorTokenWebFilter filter = new OperatorTokenWebFilter(TOKEN, properties(false), ENVELOPES);
+    OperatorTokenWebFilter filter = filter(TOKEN, properties(false));
     MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/administrators"));
 
     filter.filter(exchange, chain).block(Duration.ofSeconds(5));
 
     assertThat(passed).isTrue();
+  }
+
+  @Test
+  void admitsEveryNamedOperatorAndNoOneElse() {
+    OperatorTokenWebFilter filter = new OperatorTokenWebFilter(
+        OperatorTokens.of(TOKEN, Map.of("amina", TOKEN + "-amina", "ci", TOKEN + "-ci")), properties(true), ENVELOPES,
+        ADDRESSES);
+    for (String token : new String[] {TOKEN, TOKEN + "-amina", TOKEN + "-ci"}) {
+      passed.set(false);
+      MockServerWebExchange exchange = MockServerWebExchange.from(
+          MockServerHttpRequest.post("/admin/v1/organisations").header("X-Operator-Token", token));
+
+      filter.filter(exchange, chain).block(Duration.ofSeconds(5));
+
+      assertThat(passed).as(token).isTrue();
+    }
+    MockServerWebExchange wrong = MockServerWebExchange.from(
+        MockServerHttpRequest.post("/admin/v1/organisations").header("X-Operator-Token", TOKEN + "-amin"));
+    passed.set(false);
+
+    filter.filter(wrong, chain).block(Duration.ofSeconds(5));
+
+    assertThat(passed).isFalse();
+    assertThat(wrong.getResponse().getStatusCode()).isEqualTo(HttpStatus.UNAUTHORIZED);
+  }
+
+  private static OperatorTokenWebFilter filter(String token, GatewayProperties properties) {
+    return new OperatorTokenWebFilter(OperatorTokens.single(token), properties, ENVELOPES, ADDRESSES);
   }
 
   private static GatewayProperties properties(boolean operatorApiEnabled) {

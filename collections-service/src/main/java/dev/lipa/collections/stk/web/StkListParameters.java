@@ -4,12 +4,9 @@ import dev.lipa.collections.stk.StkCurrency;
 import dev.lipa.collections.stk.StkListQuery;
 import dev.lipa.collections.stk.StkStatus;
 import dev.lipa.common.phone.MobileNumber;
+import dev.lipa.common.time.RecordTimes;
 import dev.lipa.common.web.FieldErrors;
-import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.stream.Collectors;
@@ -36,8 +33,6 @@ record StkListParameters(String status, String from, String to, String currencyC
   static final int DEFAULT_PAGE_SIZE = 100;
   static final int MAX_PAGE_SIZE = 500;
   /** Bounds are four-digit years: ISO parsing takes +999999999, which a Mongo date cannot hold. */
-  private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
-  private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999Z");
 
   /** Checks every parameter at once; throws a {@link dev.lipa.common.web.ValidationException} naming each bad one. */
   StkListQuery toQuery(String organisationId, ZoneId zone) {
@@ -53,11 +48,11 @@ record StkListParameters(String status, String from, String to, String currencyC
       }
     }
 
-    Instant fromBound = present(from) ? bound(from.strip(), false, zone) : null;
+    Instant fromBound = present(from) ? RecordTimes.queryBound(from.strip(), false, zone) : null;
     if (present(from) && fromBound == null) {
       errors.add("from", "from must be an ISO date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SS)");
     }
-    Instant toBound = present(to) ? bound(to.strip(), true, zone) : null;
+    Instant toBound = present(to) ? RecordTimes.queryBound(to.strip(), true, zone) : null;
     if (present(to) && toBound == null) {
       errors.add("to", "to must be an ISO date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SS)");
     }
@@ -109,32 +104,6 @@ record StkListParameters(String status, String from, String to, String currencyC
     try {
       return Integer.valueOf(text.strip());
     } catch (NumberFormatException e) {
-      return null;
-    }
-  }
-
-  /**
-   * The instant a bound stands for: a date is its first millisecond for {@code from} and its last for {@code to}
-   * (record times are stored to the millisecond, so "to" a day covers the whole day).
-   */
-  private static Instant bound(String text, boolean upper, ZoneId zone) {
-    Instant bound = parsedBound(text, upper, zone);
-    return bound == null || bound.isBefore(EARLIEST) || bound.isAfter(LATEST) ? null : bound;
-  }
-
-  private static Instant parsedBound(String text, boolean upper, ZoneId zone) {
-    try {
-      if (text.length() == 10) {
-        LocalDate day = LocalDate.parse(text);
-        return upper ? day.plusDays(1).atStartOfDay(zone).toInstant().minusMillis(1)
-            : day.atStartOfDay(zone).toInstant();
-      }
-      if (text.endsWith("Z") || text.matches(".*[+-]\\d{2}:\\d{2}$")) {
-        return OffsetDateTime.parse(text).toInstant();
-      }
-      return LocalDateTime.parse(text).atZone(zone).toInstant();
-    } catch (DateTimeException e) {
-      // a parse failure, or a date-time the zone cannot place
       return null;
     }
   }

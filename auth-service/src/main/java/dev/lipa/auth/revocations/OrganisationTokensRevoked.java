@@ -1,0 +1,10 @@
+package dev.lipa.auth.revocations;
+
+import java.time.Instant;
+
+/**
+ * Published (in-process) when every token of an organisation issued up to {@code revokedBefore} was revoked, so that
+ * what those tokens could still buy (their refresh families) ends too.
+ */
+public record OrganisationTokensRevoked(String organisationId, Instant revokedBefore) {
+}
