@@ -104,6 +104,19 @@ class PathRulesIntegrationTests extends GatewayIntegrationTest {
     }
 
     @Test
+    void tellsTheServiceTheClientsRealAddressWhateverTheClientClaims() {
+      Map<String, String> headers = new HashMap<>(authorized());
+      headers.put("X-Forwarded-For", "1.2.3.4, 5.6.7.8");
+
+      TestHttp.Response response = http().get("/api/sandbox/v1/balance", headers);
+
+      // the services believe the gateway's X-Forwarded-For (their limits and audit log key on it)
+      assertThat(response.status()).isEqualTo(200);
+      assertThat(response.json().path("headers").path("x-forwarded-for").get(0).stringValue()).isEqualTo("127.0.0.1");
+      assertThat(response.json().path("headers").path("x-forwarded-for").size()).isEqualTo(1);
+    }
+
+    @Test
     void forwardsTheOperatorsRequestWithItsTokenSoTheServiceChecksItAgain() {
       Map<String, String> headers = new HashMap<>(operator());
 

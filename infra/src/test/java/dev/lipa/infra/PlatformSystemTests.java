@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.sun.net.httpserver.HttpServer;
+import dev.lipa.common.testsupport.RawHttp;
 import dev.lipa.common.testsupport.TestHttp;
 import java.io.IOException;
 import java.io.InputStream;
@@ -235,6 +236,28 @@ class PlatformSystemTests {
       assertThat(secrets).isNotEmpty().allSatisfy(secret ->
           assertThat(secret.getString("current")).startsWith("lipa-sealed:v1:k1:"));
     }
+  }
+
+  @Test
+  @Order(9)
+  void failedTokenRequestsFromOneClientNeverLockOutAnotherThroughTheGateway() throws IOException {
+    // every client here is on loopback: 127.0.0.2 is the attacker, 127.0.0.3 the merchant; the gateway tells
+    // auth-service which client is which, and no client can tell it otherwise
+    JsonNode credentials = credentials();
+    String wrong = TestHttp.json(Map.of("apiKey", credentials.path("apiKey").asString(), "apiSecret", "wrong"));
+    String right = TestHttp.json(Map.of("apiKey", credentials.path("apiKey").asString(),
+        "apiSecret", credentials.path("apiSecret").asString()));
+    List<Integer> attacker = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      attacker.add(RawHttp.send("127.0.0.2", "127.0.0.1", GATEWAY_PORT, "POST", "/api/v1/get-token", Map.of(),
+          wrong).status());
+    }
+    assertThat(attacker).startsWith(401, 401, 401, 401, 401).endsWith(429, 429, 429);
+
+    assertThat(RawHttp.send("127.0.0.2", "127.0.0.1", GATEWAY_PORT, "POST", "/api/v1/get-token",
+        Map.of("X-Forwarded-For", "127.0.0.9"), right).status()).as("a spoofed address changes nothing").isEqualTo(429);
+    assertThat(RawHttp.send("127.0.0.3", "127.0.0.1", GATEWAY_PORT, "POST", "/api/v1/get-token", Map.of(), right)
+        .status()).as("the merchant, from its own address").isEqualTo(200);
   }
 
   private static String token() throws IOException {

@@ -25,7 +25,17 @@ public final class RawHttp {
   /** Sends one request on a fresh connection ({@code Connection: close}) and reads the whole answer. */
   public static Answer send(String host, int port, String method, String target, Map<String, String> headers,
       String body) {
-    try (Socket socket = new Socket(host, port)) {
+    return send(null, host, port, method, target, headers, body);
+  }
+
+  /** {@link #send(String, int, String, String, Map, String)} from a local address of the caller's choosing. */
+  public static Answer send(String fromAddress, String host, int port, String method, String target,
+      Map<String, String> headers, String body) {
+    try (Socket socket = new Socket()) {
+      if (fromAddress != null) {
+        socket.bind(new java.net.InetSocketAddress(fromAddress, 0));
+      }
+      socket.connect(new java.net.InetSocketAddress(host, port), 10_000);
       socket.setSoTimeout(15_000);
       byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
       StringBuilder head = new StringBuilder()
