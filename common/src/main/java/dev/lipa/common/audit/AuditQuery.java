@@ -1,6 +1,6 @@
 package dev.lipa.common.audit;
 
-import dev.lipa.common.time.RecordTimes;
+import dev.lipa.common.time.QueryWindow;
 import dev.lipa.common.web.FieldErrors;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -19,17 +19,9 @@ record AuditQuery(Instant from, Instant to, int page, int size) {
 
   static AuditQuery of(String from, String to, String page, String size, ZoneId zone) {
     FieldErrors errors = new FieldErrors();
-    Instant fromBound = present(from) ? RecordTimes.queryBound(from.strip(), false, zone) : null;
-    if (present(from) && fromBound == null) {
-      errors.add("from", "from must be an ISO date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SS)");
-    }
-    Instant toBound = present(to) ? RecordTimes.queryBound(to.strip(), true, zone) : null;
-    if (present(to) && toBound == null) {
-      errors.add("to", "to must be an ISO date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SS)");
-    }
-    if (fromBound != null && toBound != null && toBound.isBefore(fromBound)) {
-      errors.add("to", "to must not be before from");
-    }
+    QueryWindow window = QueryWindow.read(from, to, zone, errors);
+    Instant fromBound = window.from();
+    Instant toBound = window.to();
     Integer pageNumber = present(page) ? integer(page) : Integer.valueOf(0);
     if (pageNumber == null || pageNumber < 0 || pageNumber > MAX_PAGE) {
       errors.add("page", "page must be a whole number from 0 to " + MAX_PAGE);

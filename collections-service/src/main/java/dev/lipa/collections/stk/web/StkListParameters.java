@@ -4,7 +4,7 @@ import dev.lipa.collections.stk.StkCurrency;
 import dev.lipa.collections.stk.StkListQuery;
 import dev.lipa.collections.stk.StkStatus;
 import dev.lipa.common.phone.MobileNumber;
-import dev.lipa.common.time.RecordTimes;
+import dev.lipa.common.time.QueryWindow;
 import dev.lipa.common.web.FieldErrors;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -48,17 +48,9 @@ record StkListParameters(String status, String from, String to, String currencyC
       }
     }
 
-    Instant fromBound = present(from) ? RecordTimes.queryBound(from.strip(), false, zone) : null;
-    if (present(from) && fromBound == null) {
-      errors.add("from", "from must be an ISO date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SS)");
-    }
-    Instant toBound = present(to) ? RecordTimes.queryBound(to.strip(), true, zone) : null;
-    if (present(to) && toBound == null) {
-      errors.add("to", "to must be an ISO date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SS)");
-    }
-    if (fromBound != null && toBound != null && toBound.isBefore(fromBound)) {
-      errors.add("to", "to must not be before from");
-    }
+    QueryWindow window = QueryWindow.read(from, to, zone, errors);
+    Instant fromBound = window.from();
+    Instant toBound = window.to();
 
     StkCurrency currency = null;
     if (present(currencyCode)) {
