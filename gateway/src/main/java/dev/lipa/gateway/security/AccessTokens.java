@@ -17,12 +17,12 @@ public class AccessTokens {
     this.verifier = verifier;
   }
 
-  /** True when this token was verified as an access token recently and is still valid; never blocks. */
-  public boolean isAdmitted(String token) {
+  /** The token when it was verified as an access token recently and is still valid, else null; never blocks. */
+  public VerifiedToken admitted(String token) {
     try {
-      return verifier.cached(token, TokenClaims.ACCESS) != null;
+      return verifier.cached(token, TokenClaims.ACCESS);
     } catch (InvalidTokenException e) {
-      return false; // a cached token of another type: the full check below refuses it with its reason
+      return null; // a cached token of another type: the full check below refuses it with its reason
     }
   }
 

@@ -2,6 +2,7 @@ package dev.lipa.gateway.security;
 
 import dev.lipa.common.security.InvalidTokenException;
 import dev.lipa.common.security.KeysUnavailableException;
+import dev.lipa.common.security.VerifiedToken;
 import dev.lipa.gateway.routing.RoutePolicy;
 import dev.lipa.gateway.web.Envelopes;
 import dev.lipa.gateway.web.RequestLog;
@@ -25,6 +26,8 @@ public class BearerTokenGatewayFilter implements GlobalFilter, Ordered {
 
   /** Runs first among the route filters: an unknown path was already refused (404) by the routing itself. */
   public static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 100;
+  /** The exchange attribute holding the {@link VerifiedToken} this filter admitted the request with. */
+  public static final String VERIFIED_TOKEN = BearerTokenGatewayFilter.class.getName() + ".verifiedToken";
 
   private static final Logger log = LoggerFactory.getLogger(BearerTokenGatewayFilter.class);
   private static final String BEARER = "Bearer ";
@@ -51,27 +54,34 @@ public class BearerTokenGatewayFilter implements GlobalFilter, Ordered {
     if (token == null) {
       return refuse(exchange, "no bearer token");
     }
-    if (tokens.isAdmitted(token)) {
-      return chain.filter(exchange);
+    VerifiedToken cached = tokens.admitted(token);
+    if (cached != null) {
+      return admit(exchange, chain, cached);
     }
     // a first sight of this token: the signature check and a possible JWKS fetch block, so not on the event loop
     return Mono.fromCallable(() -> verify(token))
         .subscribeOn(Schedulers.boundedElastic())
-        .flatMap(failure -> failure == Failure.NONE ? chain.filter(exchange) : reject(exchange, failure));
+        .flatMap(outcome -> outcome.token() != null ? admit(exchange, chain, outcome.token())
+            : reject(exchange, outcome));
   }
 
-  private Failure verify(String token) {
+  /** Lets the request on, leaving the verified token for the filters after this one (the organisation's limit). */
+  private static Mono<Void> admit(ServerWebExchange exchange, GatewayFilterChain chain, VerifiedToken token) {
+    exchange.getAttributes().put(VERIFIED_TOKEN, token);
+    return chain.filter(exchange);
+  }
+
+  private Outcome verify(String token) {
     try {
-      tokens.verify(token);
-      return Failure.NONE;
+      return new Outcome(tokens.verify(token), false, null);
     } catch (InvalidTokenException e) {
-      return new Failure(false, e.getMessage());
+      return new Outcome(null, false, e.getMessage());
     } catch (KeysUnavailableException e) {
-      return new Failure(true, e.getMessage());
+      return new Outcome(null, true, e.getMessage());
     }
   }
 
-  private Mono<Void> reject(ServerWebExchange exchange, Failure failure) {
+  private Mono<Void> reject(ServerWebExchange exchange, Outcome failure) {
     if (failure.keysUnavailable()) {
       RequestLog.log(exchange, log, l -> l.warn("cannot verify tokens: {}", failure.reason()));
       return envelopes.authenticationUnavailable(exchange);
@@ -95,7 +105,7 @@ public class BearerTokenGatewayFilter implements GlobalFilter, Ordered {
     return token.isEmpty() ? null : token;
   }
 
-  private record Failure(boolean keysUnavailable, String reason) {
-    static final Failure NONE = new Failure(false, null);
+  /** A verified token, or why there is none. */
+  private record Outcome(VerifiedToken token, boolean keysUnavailable, String reason) {
   }
 }
