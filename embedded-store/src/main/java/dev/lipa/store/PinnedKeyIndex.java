@@ -23,10 +23,33 @@ import java.util.Map;
 final class PinnedKeyIndex<P> extends de.bwaldvogel.mongo.backend.Index<P> {
 
   private final de.bwaldvogel.mongo.backend.Index<P> index;
+  /** On H2, whether the index's map in the file has been filled once; null on the memory backend. */
+  private final IndexStates.State state;
 
-  PinnedKeyIndex(String name, de.bwaldvogel.mongo.backend.Index<P> index, boolean sparse) {
+  PinnedKeyIndex(String name, de.bwaldvogel.mongo.backend.Index<P> index, boolean sparse, IndexStates.State state) {
     super(name, index.getKeys(), sparse);
     this.index = index;
+    this.state = state;
+  }
+
+  /**
+   * The store fills an index that says it is empty from every document when it adds it to a collection, and it adds
+   * every index at each start: an empty unique index (a sparse one whose field no document has, e.g. the idempotency
+   * keys of a collection that never got one) made each start read the whole collection. On H2 the index says so only
+   * until it has been filled once: one that has keys was filled before (a file of the older format), one without is
+   * filled right after this call, in the same command (so the same commit stores the keys and the state).
+   */
+  @Override
+  public boolean isEmpty() {
+    if (state == null) {
+      return index.isEmpty();
+    }
+    if (state.isBuilt()) {
+      return false;
+    }
+    boolean empty = index.isEmpty();
+    state.built();
+    return empty;
   }
 
   @Override

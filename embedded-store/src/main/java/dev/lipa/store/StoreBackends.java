@@ -13,10 +13,14 @@ import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.h2.H2Collection;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import de.bwaldvogel.mongo.backend.QueryResult;
+import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
@@ -43,6 +47,8 @@ public final class StoreBackends {
   private static final String META_PREFIX = "meta.";
   /** Between a collection's namespace and an index's name in the name of the index's map. */
   private static final String INDEX_INFIX = "._index_";
+  /** Between a collection's namespace and a sorted (non-unique) index's name in the name of the index's map. */
+  private static final String SORTED_INFIX = "._sorted_";
   /** A map converted by a conversion that has not finished yet, in {@link #FORMAT_MAP}. */
   private static final String CONVERTED = "converted:";
 
@@ -139,34 +145,86 @@ public final class StoreBackends {
 
   private static final class Memory extends MemoryBackend {
 
+    private final AtomicLong examined = new AtomicLong();
+
     @Override
     public MemoryDatabase openOrCreateDatabase(String name) {
       return new MemoryDatabase(name, getCursorRegistry()) {
         @Override
+        protected MemoryCollection openOrCreateCollection(String collection, CollectionOptions options) {
+          return new MemoryCollection(this, collection, options, cursorRegistry) {
+            @Override
+            protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize,
+                Document fields) {
+              QueryPlanner.Plan<Integer> plan = QueryPlanner.plan(getIndexes(), query, orderBy);
+              if (plan == null) {
+                return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
+              }
+              Comparator<Document> sort = deriveComparator(orderBy);
+              Stream<Document> documents = plan.documents(this::getDocument, d -> documentMatchesQuery(d, query), sort);
+              return matchDocumentsFromStream(EVERYTHING, documents, skip, limit, batchSize,
+                  plan.ordered() ? null : sort, fields);
+            }
+
+            @Override
+            protected boolean documentMatchesQuery(Document document, Document query) {
+              if (query == EVERYTHING) {
+                return true;
+              }
+              examined.incrementAndGet();
+              return super.documentMatchesQuery(document, query);
+            }
+          };
+        }
+
+        @Override
         protected Index<Integer> openOrCreateUniqueIndex(String collection, String indexName, List<IndexKey> keys,
             boolean sparse) {
           return new PinnedKeyIndex<>(indexName, super.openOrCreateUniqueIndex(collection, indexName, keys, sparse),
-              sparse);
+              sparse, null);
         }
 
         @Override
         protected Index<Integer> openOrCreateSecondaryIndex(String collection, String indexName, List<IndexKey> keys,
             boolean sparse) {
-          return new SecondaryIndex<>(indexName, keys);
+          SortedKeyType order = SortedIndex.order(keys);
+          return new SortedIndex<>(indexName, keys, sparse, IndexEntries.inMemory(order), order,
+              IndexStates.inMemory());
         }
       };
+    }
+
+    @Override
+    public Document getServerStatus() {
+      return withExamined(super.getServerStatus(), examined);
     }
   }
 
   private static final class H2 extends H2Backend {
 
+    /** Documents an index build reads between two commits, so that a large build never holds the heap. */
+    private static final int BUILD_COMMIT_EVERY = 20_000;
+
+    private final AtomicLong examined = new AtomicLong();
+    /**
+     * False while the backend's constructor opens the file's databases (fields of this class are not set yet then):
+     * an index found unbuilt is built then, with commits as it goes, before any client can connect.
+     */
+    private final boolean opened;
+
     H2(String file) {
       super(file);
+      opened = true;
     }
 
     @Override
     protected MongoDatabase openOrCreateDatabase(String name) {
       return new PinnedH2Database(name, getMvStore(), getCursorRegistry());
+    }
+
+    @Override
+    public Document getServerStatus() {
+      return withExamined(super.getServerStatus(), examined);
     }
 
     /**
@@ -177,6 +235,10 @@ public final class StoreBackends {
 
       PinnedH2Database(String name, MVStore store, CursorRegistry cursors) {
         super(name, store, cursors);
+      }
+
+      private IndexStates states() {
+        return IndexStates.inFile(getMvStore().openMap(IndexStates.MAP));
       }
 
       /** mongo-java-server's own collection, on a data map whose documents are BSON (see {@link BsonDocumentType}). */
@@ -213,6 +275,28 @@ public final class StoreBackends {
             return super.streamAllDocumentsWithPosition()
                 .map(found -> new DocumentWithPosition<>(found.getDocument().cloneDeeply(), found.getPosition()));
           }
+
+          @Override
+          protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize,
+              Document fields) {
+            QueryPlanner.Plan<Object> plan = QueryPlanner.plan(getIndexes(), query, orderBy);
+            if (plan == null) {
+              return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
+            }
+            Comparator<Document> sort = deriveComparator(orderBy);
+            Stream<Document> documents = plan.documents(this::getDocument, d -> documentMatchesQuery(d, query), sort);
+            return matchDocumentsFromStream(EVERYTHING, documents, skip, limit, batchSize,
+                plan.ordered() ? null : sort, fields);
+          }
+
+          @Override
+          protected boolean documentMatchesQuery(Document document, Document query) {
+            if (query == EVERYTHING) {
+              return true;
+            }
+            examine();
+            return super.documentMatchesQuery(document, query);
+          }
         };
       }
 
@@ -223,16 +307,78 @@ public final class StoreBackends {
       @Override
       protected Index<Object> openOrCreateUniqueIndex(String collection, String indexName, List<IndexKey> keys,
           boolean sparse) {
-        getMvStore().openMap(getFullCollectionNamespace(collection) + INDEX_INFIX + indexName, uniqueKeys());
+        String name = getFullCollectionNamespace(collection) + INDEX_INFIX + indexName;
+        IndexStates.State state = states().of(name, getMvStore().hasMap(name));
+        getMvStore().openMap(name, uniqueKeys());
         return new PinnedKeyIndex<>(indexName, super.openOrCreateUniqueIndex(collection, indexName, keys, sparse),
-            sparse);
+            sparse, state);
       }
 
+      /**
+       * A {@link SortedIndex} whose keys live in a map of the file. One found unbuilt while the store opens the file
+       * (a file from before the indexes were kept on disk, or a build cut short) is built from the documents there and
+       * then, committed as it goes; one created on a running store is filled by the store in the creating command.
+       */
       @Override
       protected Index<Object> openOrCreateSecondaryIndex(String collection, String indexName, List<IndexKey> keys,
           boolean sparse) {
-        return new SecondaryIndex<>(indexName, keys);
+        String namespace = getFullCollectionNamespace(collection);
+        String name = namespace + SORTED_INFIX + indexName;
+        MVStore store = getMvStore();
+        IndexStates.State state = states().of(name, store.hasMap(name));
+        SortedKeyType order = SortedIndex.order(keys);
+        MVMap<KeyValue, Boolean> map = store.openMap(name, new MVMap.Builder<KeyValue, Boolean>().keyType(order));
+        SortedIndex<Object> index = new SortedIndex<>(indexName, keys, sparse, IndexEntries.inFile(map), order, state);
+        if (!opened && !state.isBuilt()) {
+          long started = System.nanoTime();
+          MVMap<Object, Document> data = store.openMap(DATA_PREFIX + namespace, bsonDocuments());
+          index.build(data.entrySet().iterator(), store::commit, BUILD_COMMIT_EVERY);
+          store.commit();
+          INDEX_BUILDS_AT_OPEN.incrementAndGet();
+          log.info("built index {} of {} from {} documents in {} ms", indexName, namespace, data.sizeAsLong(),
+              (System.nanoTime() - started) / 1_000_000);
+        }
+        return index;
+      }
+
+      @Override
+      protected void dropIndex(MongoCollection<Object> collection, String indexName) {
+        super.dropIndex(collection, indexName);
+        String namespace = getFullCollectionNamespace(collection.getCollectionName());
+        for (String name : List.of(namespace + SORTED_INFIX + indexName, namespace + INDEX_INFIX + indexName)) {
+          if (getMvStore().hasMap(name)) {
+            getMvStore().removeMap(name);
+          }
+          states().forget(name);
+        }
+      }
+    }
+
+    /** Counts a document matched against a query; not while the constructor opens the file (no counter yet). */
+    private void examine() {
+      AtomicLong counter = examined;
+      if (counter != null) {
+        counter.incrementAndGet();
       }
     }
   }
+
+  /**
+   * serverStatus with the number of documents the store has matched against a query since it started, and the number
+   * of indexes built from a collection's documents while a file was opened, in this process.
+   */
+  private static Document withExamined(Document status, AtomicLong examined) {
+    status.put("lipa", new Document("documentsExamined", examined.get()).append("indexBuildsAtOpen",
+        INDEX_BUILDS_AT_OPEN.get()));
+    return status;
+  }
+
+  /** Counted in the process, not per backend: a backend's own fields do not exist yet while it opens its file. */
+  private static final AtomicLong INDEX_BUILDS_AT_OPEN = new AtomicLong();
+
+  /**
+   * Identity marks the query that matches everything: the planner has matched the documents already, and the store's
+   * last pass over them (skip, limit, projection) must neither match nor count them again.
+   */
+  private static final Document EVERYTHING = new Document();
 }

@@ -138,6 +138,6 @@ class PinnedKeyIndexTests {
 
   private static PinnedKeyIndex<Integer> idIndex() {
     return new PinnedKeyIndex<>("_id_", new MemoryUniqueIndex("_id_", List.of(new IndexKey("_id", true)), false),
-        false);
+        false, null);
   }
 }

@@ -53,7 +53,7 @@ public class DeliveryStore {
       DispatcherProperties properties) {
     this.deliveries = client.getDatabase(database).getCollection(COLLECTION);
     this.attemptLogLimit = properties.attemptLogLimit();
-    // The embedded store ignores non-unique indexes; a real MongoDB needs them for the poller and the delivery log.
+    // the poller's due deliveries, oldest due first, and the delivery log: ranges of these, in their order
     deliveries.createIndex(Indexes.ascending("status", "nextAttemptAt"), new IndexOptions().name("due"));
     deliveries.createIndex(Indexes.ascending("organisationId", "requestId"), new IndexOptions().name("by_request"));
     deliveries.createIndex(Indexes.ascending("status", "deadAt"), new IndexOptions().name("dead_letters"));
@@ -161,8 +161,8 @@ public class DeliveryStore {
 
   /**
    * The ids of up to {@code limit} deliveries that are due (PENDING, next attempt due, not leased), longest due first.
-   * One query per poll instead of one per claim: the embedded store ignores non-unique indexes, so each such query
-   * scans the collection, while the claims that follow go by {@code _id}.
+   * One query per poll (a range of the {@code due} index, in its order) instead of one per claim; the claims that
+   * follow go by {@code _id}.
    */
   public List<Due> findDue(Instant now, int limit) {
     Date at = Date.from(now);

@@ -64,6 +64,8 @@ public class PayoutStore implements ReservationOwners {
         new IndexOptions().name(IDEMPOTENCY_INDEX).unique(true).sparse(true));
     collection.createIndex(Indexes.compoundIndex(Indexes.ascending(ORGANISATION, KIND), Indexes.descending(CREATED_AT)),
         new IndexOptions().name("payout_organisation_kind_created"));
+    collection.createIndex(Indexes.compoundIndex(Indexes.ascending(ORGANISATION, KIND, STATUS),
+        Indexes.descending(CREATED_AT)), new IndexOptions().name("payout_organisation_kind_status_created"));
     collection.createIndex(Indexes.ascending(STATUS, CREATED_AT), new IndexOptions().name("payout_status_created"));
   }
 

@@ -1,0 +1,466 @@
+package dev.lipa.store;
+
+import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.backend.KeyValue;
+import de.bwaldvogel.mongo.bson.BsonRegularExpression;
+import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.bson.MaxKey;
+import de.bwaldvogel.mongo.bson.MinKey;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * Chooses how the embedded store reads a query through a {@link SortedIndex}: which index, which key ranges, in which
+ * direction, and how much of the requested order the index already gives, so that a sorted, limited query reads the
+ * documents it returns plus a bounded margin instead of every document that matches and a sort.
+ *
+ * <p>An index serves a query when the query pins a prefix of its fields with equalities (a value, {@code $eq}, or an
+ * {@code $in} of a few values) and perhaps bounds the next field ({@code $gt}, {@code $gte}, {@code $lt},
+ * {@code $lte}); conditions count when they are top-level fields or clauses of a top-level {@code $and} (the driver
+ * writes {@code Filters.and} as one), at any depth. It gives the order when the requested sort, once the pinned fields
+ * are left out, starts with the index's next fields (the document's {@code _id} counting as the last one), all in the
+ * index's directions or all reversed. When only the first sort fields are given, documents that tie on them are sorted
+ * among themselves by the whole sort before they are returned; when none is, everything matched is sorted, as without
+ * the index. Every document read is matched against the whole query by the store, so an index only has to select a
+ * superset in the right order: conditions on other fields, other operators, type brackets and multikey subtleties
+ * stay the store's matcher's business.
+ *
+ * <p>It never serves what a key range cannot select exactly as a superset: null equality, {@code $exists},
+ * {@code $ne}, {@code $nin}, regular expressions, embedded-document or array equality, and on a multikey field a
+ * range with both bounds (each may be met by a different element) or a sort. A query a unique index can answer
+ * (a lookup by {@code _id} and the like) is left to that index; the plan with the most pinned fields wins, then one
+ * with a range, then the one that gives the most of the order.
+ */
+final class QueryPlanner {
+
+  /** More key ranges than this ({@code $in} on several fields multiplies them) and the rest are left unpinned. */
+  private static final int MAX_RANGES = 64;
+  private static final List<String> RANGE = List.of("$gte", "$gt", "$lte", "$lt");
+  private static final String ID = "_id";
+
+  private QueryPlanner() {
+  }
+
+  /**
+   * How to read the query through one of the collection's sorted indexes, or null to leave it to the store (a unique
+   * index that pins the query, or no index that helps: the collection is scanned).
+   */
+  static <P> Plan<P> plan(List<Index<P>> indexes, Document query, Document orderBy) {
+    List<SortField> sort = sortFields(orderBy);
+    if (sort == null) {
+      return null; // $natural: the store's own order
+    }
+    Map<String, List<Object>> conditions = conditions(query);
+    Plan<P> best = null;
+    for (Index<P> index : indexes) {
+      if (!(index instanceof SortedIndex<P> sorted)) {
+        if (index.canHandle(query)) {
+          return null; // a unique index pins the query: a lookup beats any range
+        }
+        continue;
+      }
+      Plan<P> plan = plan(sorted, conditions, sort);
+      if (plan != null && (best == null || plan.beats(best))) {
+        best = plan;
+      }
+    }
+    return best;
+  }
+
+  private static <P> Plan<P> plan(SortedIndex<P> index, Map<String, List<Object>> conditions, List<SortField> sort) {
+    if (!index.usable()) {
+      return null;
+    }
+    List<String> fields = index.fields();
+    SortedKeyType order = index.order();
+    List<List<Object>> prefixes = new ArrayList<>();
+    prefixes.add(new ArrayList<>());
+    Set<String> constant = new HashSet<>();
+    int pinned = 0;
+    Bounds bounds = null;
+    for (int i = 0; i < fields.size(); i++) {
+      List<Object> equal = equality(conditions.get(fields.get(i)));
+      if (equal != null && prefixes.size() * equal.size() <= MAX_RANGES) {
+        List<List<Object>> next = new ArrayList<>();
+        for (List<Object> prefix : prefixes) {
+          for (Object value : equal) {
+            List<Object> extended = new ArrayList<>(prefix);
+            extended.add(value);
+            next.add(extended);
+          }
+        }
+        prefixes = next;
+        if (equal.size() == 1) {
+          constant.add(fields.get(i));
+        }
+        pinned++;
+        continue;
+      }
+      bounds = bounds(conditions.get(fields.get(i)), index.multikey(i));
+      break;
+    }
+    if (index.sparse() && pinned == 0 && bounds == null) {
+      return null; // documents without the fields are not in it: only a condition on them excludes those
+    }
+    // the order: the sort without the fields pinned to one value, against the index's next fields and then the _id
+    List<SortField> wanted = sort.stream().filter(field -> !constant.contains(field.name())).toList();
+    int given = 0;
+    Boolean reverse = null;
+    if (prefixes.size() == 1) {
+      for (int j = 0; j < wanted.size(); j++) {
+        int position = pinned + j;
+        if (position > fields.size()) {
+          break;
+        }
+        String field = position == fields.size() ? ID : fields.get(position);
+        if (!field.equals(wanted.get(j).name()) || position < fields.size() && index.multikey(position)) {
+          break;
+        }
+        boolean opposite = wanted.get(j).descending() != order.descending(position);
+        if (reverse != null && reverse != opposite) {
+          break;
+        }
+        reverse = opposite;
+        given++;
+      }
+    }
+    if (pinned == 0 && bounds == null && given == 0) {
+      return null; // neither narrows nor orders: no better than a scan
+    }
+    List<KeyValue[]> ranges = new ArrayList<>(prefixes.size());
+    for (List<Object> prefix : prefixes) {
+      ranges.add(range(prefix, bounds, pinned < fields.size() && order.descending(pinned)));
+    }
+    return new Plan<>(index, ranges, reverse != null && reverse, pinned, bounds != null, given, wanted.size());
+  }
+
+  /** The keys from the first to the last one that can start with the prefix and meet the bounds, in stored order. */
+  private static KeyValue[] range(List<Object> prefix, Bounds bounds, boolean descending) {
+    List<Object> from = new ArrayList<>(prefix);
+    List<Object> to = new ArrayList<>(prefix);
+    if (bounds == null) {
+      from.add(SortedKeyType.Bound.LOW);
+      to.add(SortedKeyType.Bound.HIGH);
+    } else {
+      // in stored order a descending field starts at its upper bound
+      Object first = descending ? bounds.upper() : bounds.lower();
+      boolean firstInclusive = descending ? bounds.upperInclusive() : bounds.lowerInclusive();
+      Object last = descending ? bounds.lower() : bounds.upper();
+      boolean lastInclusive = descending ? bounds.lowerInclusive() : bounds.upperInclusive();
+      if (first == null) {
+        from.add(SortedKeyType.Bound.LOW);
+      } else {
+        from.add(first);
+        from.add(firstInclusive ? SortedKeyType.Bound.LOW : SortedKeyType.Bound.HIGH);
+      }
+      if (last == null) {
+        to.add(SortedKeyType.Bound.HIGH);
+      } else {
+        to.add(last);
+        to.add(lastInclusive ? SortedKeyType.Bound.HIGH : SortedKeyType.Bound.LOW);
+      }
+    }
+    return new KeyValue[] {new KeyValue(from), new KeyValue(to)};
+  }
+
+  /** The values an equality condition selects, or null when the condition is not one a key range can serve. */
+  private static List<Object> equality(List<Object> conditions) {
+    if (conditions == null) {
+      return null;
+    }
+    for (Object condition : conditions) {
+      if (indexable(condition)) {
+        return List.of(condition);
+      }
+      if (condition instanceof Document operators && operators.keySet().stream().allMatch(k -> k.startsWith("$"))) {
+        if (operators.containsKey("$eq") && indexable(operators.get("$eq"))) {
+          return List.of(operators.get("$eq"));
+        }
+        if (operators.get("$in") instanceof Collection<?> values && !values.isEmpty()
+            && values.stream().allMatch(QueryPlanner::indexable)) {
+          return List.copyOf(new java.util.LinkedHashSet<>(values));
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The bounds of a range condition: the first lower and the first upper bound found (only one on a multikey field). */
+  private static Bounds bounds(List<Object> conditions, boolean multikey) {
+    if (conditions == null) {
+      return null;
+    }
+    Object lower = null;
+    Object upper = null;
+    boolean lowerInclusive = false;
+    boolean upperInclusive = false;
+    for (Object condition : conditions) {
+      if (!(condition instanceof Document operators)) {
+        continue;
+      }
+      for (String operator : RANGE) {
+        Object bound = operators.get(operator);
+        if (!indexable(bound)) {
+          continue;
+        }
+        if (operator.startsWith("$g") && lower == null) {
+          lower = bound;
+          lowerInclusive = operator.endsWith("e");
+        } else if (operator.startsWith("$l") && upper == null) {
+          upper = bound;
+          upperInclusive = operator.endsWith("e");
+        }
+      }
+    }
+    if (lower == null && upper == null) {
+      return null;
+    }
+    if (multikey && lower != null && upper != null) {
+      upper = null; // each bound may be met by a different element of the array
+    }
+    return new Bounds(lower, lowerInclusive, upper, upperInclusive);
+  }
+
+  /** A value the index holds as a key: not null, not a list, not an embedded document, not a regular expression. */
+  private static boolean indexable(Object value) {
+    return value != null && !(value instanceof Document) && !(value instanceof Collection<?>)
+        && !(value instanceof Map<?, ?>) && !(value instanceof Pattern) && !(value instanceof BsonRegularExpression)
+        && !(value instanceof MinKey) && !(value instanceof MaxKey);
+  }
+
+  /**
+   * Every condition each answer to the query meets, by field: the query's top-level fields and those of the clauses of
+   * a top-level {@code $and}, at any depth of nested {@code $and}s. Other operators ({@code $or}, {@code $nor},
+   * {@code $expr}) offer no condition every answer meets and are skipped.
+   */
+  static Map<String, List<Object>> conditions(Document query) {
+    Map<String, List<Object>> conditions = new LinkedHashMap<>();
+    collect(query, conditions);
+    return conditions;
+  }
+
+  private static void collect(Document query, Map<String, List<Object>> conditions) {
+    for (Map.Entry<String, Object> entry : query.entrySet()) {
+      if (entry.getKey().equals("$and") && entry.getValue() instanceof List<?> clauses) {
+        for (Object clause : clauses) {
+          if (clause instanceof Document document) {
+            collect(document, conditions);
+          }
+        }
+      } else if (!entry.getKey().startsWith("$")) {
+        conditions.computeIfAbsent(entry.getKey(), k -> new ArrayList<>()).add(entry.getValue());
+      }
+    }
+  }
+
+  /** The requested order as fields and directions; empty without one; null for {@code $natural}. */
+  private static List<SortField> sortFields(Document orderBy) {
+    List<SortField> fields = new ArrayList<>();
+    if (orderBy == null) {
+      return fields;
+    }
+    for (Map.Entry<String, Object> entry : orderBy.entrySet()) {
+      if (entry.getKey().equals("$natural") || !(entry.getValue() instanceof Number direction)) {
+        return null;
+      }
+      fields.add(new SortField(entry.getKey(), direction.intValue() < 0));
+    }
+    return fields;
+  }
+
+  private record SortField(String name, boolean descending) {
+  }
+
+  private record Bounds(Object lower, boolean lowerInclusive, Object upper, boolean upperInclusive) {
+  }
+
+  /**
+   * A way to read a query: key ranges of one index, read in order (or reversed), the first {@code given} of the
+   * {@code wanted} sort fields given by that order.
+   */
+  record Plan<P>(SortedIndex<P> index, List<KeyValue[]> ranges, boolean reverse, int pinned, boolean bounded,
+      int given, int wanted) {
+
+    /**
+     * Whether {@link #documents} come in the requested order: the index gives all of it, or a first part of it and
+     * the ties are sorted as they are read; otherwise what the plan reads must still be sorted whole.
+     */
+    boolean ordered() {
+      return given > 0 || wanted == 0;
+    }
+
+    boolean beats(Plan<?> other) {
+      if (pinned != other.pinned) {
+        return pinned > other.pinned;
+      }
+      if (bounded != other.bounded) {
+        return bounded;
+      }
+      return given > other.given;
+    }
+
+    /**
+     * The documents the plan reads that match the query, in the index's order; those that tie on the fields the index
+     * orders by are sorted among themselves by {@code sort} (the whole requested order) when the index gives only part
+     * of it. Lazy: a limit stops the reading.
+     */
+    Stream<Document> documents(Function<P, Document> load, Predicate<Document> matches, Comparator<Document> sort) {
+      Iterator<Document> read = new Reader<>(this, load, matches);
+      if (given > 0 && given < wanted) {
+        read = new TieSorter(read, sort, index.order(), pinned, given, this);
+      }
+      return StreamSupport.stream(Spliterators.spliteratorUnknownSize(read, Spliterator.ORDERED), false);
+    }
+  }
+
+  /** The matching documents of a plan's ranges, in key order, each once. */
+  private static final class Reader<P> implements Iterator<Document> {
+
+    private final Plan<P> plan;
+    private final Function<P, Document> load;
+    private final Predicate<Document> matches;
+    private final Set<P> seen = new HashSet<>();
+    private final boolean once;
+    private int range;
+    private Iterator<Map.Entry<KeyValue, P>> entries;
+    private Document next;
+    private KeyValue nextKey;
+    /** The key of the document {@link #next()} returned last, for the tie sorter. */
+    KeyValue lastKey;
+
+    Reader(Plan<P> plan, Function<P, Document> load, Predicate<Document> matches) {
+      this.plan = plan;
+      this.load = load;
+      this.matches = matches;
+      // one key per document unless a field held an array or there are several ranges
+      boolean multikey = false;
+      for (int i = 0; i < plan.index().fields().size(); i++) {
+        multikey |= plan.index().multikey(i);
+      }
+      this.once = multikey || plan.ranges().size() > 1;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (next == null) {
+        if (entries == null || !entries.hasNext()) {
+          if (range == plan.ranges().size()) {
+            return false;
+          }
+          KeyValue[] bounds = plan.ranges().get(range++);
+          entries = plan.index().range(bounds[0], bounds[1], plan.reverse());
+          continue;
+        }
+        Map.Entry<KeyValue, P> entry = entries.next();
+        P position = entry.getValue();
+        if (once && !seen.add(position)) {
+          continue;
+        }
+        Document document = load.apply(position);
+        if (document != null && matches.test(document)) {
+          next = document;
+          nextKey = entry.getKey();
+        }
+      }
+      return true;
+    }
+
+    @Override
+    public Document next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      Document document = next;
+      lastKey = nextKey;
+      next = null;
+      return document;
+    }
+  }
+
+  /**
+   * Sorts runs of documents that tie on the fields the index orders by (the {@code given} key positions after the
+   * pinned ones) by the whole requested order, one run at a time.
+   */
+  private static final class TieSorter implements Iterator<Document> {
+
+    private final Reader<?> source;
+    private final Comparator<Document> sort;
+    private final SortedKeyType order;
+    private final int from;
+    private final int to;
+    private final List<Document> run = new ArrayList<>();
+    private Iterator<Document> sorted = List.<Document>of().iterator();
+    private Document pending;
+    private KeyValue pendingKey;
+
+    TieSorter(Iterator<Document> source, Comparator<Document> sort, SortedKeyType order, int pinned, int given,
+        Plan<?> plan) {
+      this.source = (Reader<?>) source;
+      this.sort = sort;
+      this.order = order;
+      this.from = pinned;
+      this.to = pinned + given;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (sorted.hasNext()) {
+        return true;
+      }
+      run.clear();
+      KeyValue runKey = null;
+      if (pending != null) {
+        run.add(pending);
+        runKey = pendingKey;
+        pending = null;
+      }
+      while (source.hasNext()) {
+        Document document = source.next();
+        KeyValue key = source.lastKey;
+        if (runKey == null || ties(runKey, key)) {
+          run.add(document);
+          runKey = runKey == null ? key : runKey;
+        } else {
+          pending = document;
+          pendingKey = key;
+          break;
+        }
+      }
+      run.sort(sort);
+      sorted = new ArrayList<>(run).iterator();
+      return sorted.hasNext();
+    }
+
+    private boolean ties(KeyValue a, KeyValue b) {
+      for (int i = from; i < to; i++) {
+        if (order.compareAt(i, a.get(i), b.get(i)) != 0) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    @Override
+    public Document next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return sorted.next();
+    }
+  }
+}
