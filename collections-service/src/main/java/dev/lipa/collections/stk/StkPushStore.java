@@ -67,12 +67,15 @@ public class StkPushStore {
         new IndexOptions().name(REFERENCE_INDEX).unique(true).sparse(true));
     collection.createIndex(Indexes.ascending(IDEMPOTENCY_KEY),
         new IndexOptions().name(IDEMPOTENCY_INDEX).unique(true).sparse(true));
-    // the list, newest first (with a status filter through the second), and the overdue sweep, oldest first: each
+    // the list, newest first, and the overdue sweep, oldest first: each
     // reads a range of its index in order, on MongoDB and on the embedded store alike
     collection.createIndex(Indexes.compoundIndex(Indexes.ascending(ORGANISATION), Indexes.descending(CREATED_AT)),
         new IndexOptions().name("stk_organisation_created"));
-    collection.createIndex(Indexes.compoundIndex(Indexes.ascending(ORGANISATION, STATUS),
-        Indexes.descending(CREATED_AT)), new IndexOptions().name("stk_organisation_status_created"));
+    // one per filter of the list, so a filtered page reads its page even when few of the merchant's pushes match
+    for (String filter : List.of(STATUS, "currency", "phoneNumber")) {
+      collection.createIndex(Indexes.compoundIndex(Indexes.ascending(ORGANISATION, filter),
+          Indexes.descending(CREATED_AT)), new IndexOptions().name("stk_organisation_" + filter + "_created"));
+    }
     collection.createIndex(Indexes.ascending(STATUS, CREATED_AT), new IndexOptions().name("stk_status_created"));
   }
 

@@ -64,8 +64,11 @@ public class PayoutStore implements ReservationOwners {
         new IndexOptions().name(IDEMPOTENCY_INDEX).unique(true).sparse(true));
     collection.createIndex(Indexes.compoundIndex(Indexes.ascending(ORGANISATION, KIND), Indexes.descending(CREATED_AT)),
         new IndexOptions().name("payout_organisation_kind_created"));
-    collection.createIndex(Indexes.compoundIndex(Indexes.ascending(ORGANISATION, KIND, STATUS),
-        Indexes.descending(CREATED_AT)), new IndexOptions().name("payout_organisation_kind_status_created"));
+    // one per filter of the list, so a filtered page reads its page even when few of the merchant's payouts match
+    for (String filter : List.of(STATUS, "currency")) {
+      collection.createIndex(Indexes.compoundIndex(Indexes.ascending(ORGANISATION, KIND, filter),
+          Indexes.descending(CREATED_AT)), new IndexOptions().name("payout_organisation_kind_" + filter + "_created"));
+    }
     collection.createIndex(Indexes.ascending(STATUS, CREATED_AT), new IndexOptions().name("payout_status_created"));
   }
 
