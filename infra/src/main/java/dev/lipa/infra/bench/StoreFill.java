@@ -7,6 +7,7 @@ import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.InsertManyOptions;
 import com.mongodb.client.model.Sorts;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Date;
@@ -37,11 +38,13 @@ public final class StoreFill {
 
   private static final List<String> DATABASES = List.of("lipa-collections", "lipa-payouts", "lipa-dispatcher",
       "lipa-checkout");
-  private static final Pattern IDENTIFIER = Pattern.compile("_id|.*(Id|Key|Ref|Reference)");
+  private static final Pattern IDENTIFIER = Pattern.compile("_id|uuid|.*(Id|Key|Ref|Reference)");
   private static final Set<String> KEPT = Set.of("organisationId", "parentOrganisationId", "subAccountId",
       "keyId");
   private static final Set<String> FINAL = Set.of("SUCCESS", "FAILED", "DELIVERED", "DEAD", "COMPLETED",
       "SUCCEEDED", "EXPIRED", "CANCELLED", "REVERSED");
+  private static final Pattern UUID_SHAPE =
+      Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
   private static final int TEMPLATES = 2_000;
   private static final int BATCH = 5_000;
 
@@ -121,9 +124,24 @@ public final class StoreFill {
     return written;
   }
 
+  /**
+   * The copy's identifier for the template's: a UUID stays a UUID (the services read them as such), derived from the
+   * template's and the copy's number so every occurrence in the document gets the same one; anything else gets the
+   * suffix.
+   */
+  private static String replacement(String identifier, String suffix) {
+    if (UUID_SHAPE.matcher(identifier).matches()) {
+      return UUID.nameUUIDFromBytes((identifier + suffix).getBytes(StandardCharsets.UTF_8)).toString();
+    }
+    return identifier + suffix;
+  }
+
   static Document copyOf(Document template, String suffix, long id, long backMillis) {
     List<String> identifiers = new ArrayList<>();
     collectIdentifiers(template, identifiers);
+    List<String> kept = new ArrayList<>();
+    KEPT.forEach(field -> collectValues(template, field, kept));
+    identifiers.removeAll(kept); // the organisation's id stays, wherever it appears (e.g. as a nested uuid)
     identifiers.sort(Comparator.comparingInt(String::length).reversed()); // a longer one may contain a shorter
     Document copy = (Document) rewrite(template, identifiers, suffix, backMillis);
     copy.remove("outbox");
@@ -140,6 +158,20 @@ public final class StoreFill {
       copy.put("id", id);
     }
     return copy;
+  }
+
+  private static void collectValues(Object node, String field, List<String> values) {
+    if (node instanceof Document document) {
+      document.forEach((key, value) -> {
+        if (key.equals(field) && value instanceof String text) {
+          values.add(text);
+        } else {
+          collectValues(value, field, values);
+        }
+      });
+    } else if (node instanceof List<?> elements) {
+      elements.forEach(element -> collectValues(element, field, values));
+    }
   }
 
   private static void collectIdentifiers(Document document, List<String> identifiers) {
@@ -176,7 +208,7 @@ public final class StoreFill {
       String rewritten = text;
       for (String identifier : identifiers) {
         if (rewritten.contains(identifier)) {
-          rewritten = rewritten.replace(identifier, identifier + suffix);
+          rewritten = rewritten.replace(identifier, replacement(identifier, suffix));
         }
       }
       return rewritten;
