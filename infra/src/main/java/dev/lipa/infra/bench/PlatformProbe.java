@@ -151,12 +151,28 @@ final class PlatformProbe implements AutoCloseable {
     return null;
   }
 
-  /** What the launcher printed when it started the store: "memory", "h2 <file>", or why it is unknown. */
+  /**
+   * What the store printed when it started: "memory", "h2 <file>", or why it is unknown. The start line is the
+   * store's own stdout, in {@code var/logs/store.out} ({@code store.log} for a store an older launcher started).
+   */
   String storeBackend() {
     if (System.getenv("MONGODB_URI") != null && !System.getenv("MONGODB_URI").isBlank()) {
       return "external MongoDB (MONGODB_URI)";
     }
-    Path log = var.resolve("logs").resolve("store.log");
+    Path logs = var.resolve("logs");
+    for (Path log : List.of(logs.resolve("store.out"), logs.resolve("store.log"))) {
+      String backend = startLineBackend(log);
+      if (backend != null) {
+        return backend;
+      }
+    }
+    return "unknown (no start line in " + logs.resolve("store.out") + ")";
+  }
+
+  private static String startLineBackend(Path log) {
+    if (!Files.isRegularFile(log)) {
+      return null;
+    }
     try {
       List<String> lines = Files.readAllLines(log);
       for (int i = lines.size() - 1; i >= 0; i--) {
@@ -169,9 +185,9 @@ final class PlatformProbe implements AutoCloseable {
         }
       }
     } catch (IOException e) {
-      return "unknown (no " + log + ")";
+      return null;
     }
-    return "unknown (no start line in " + log + ")";
+    return null;
   }
 
   /** Drops a database of the store (the bench's own scratch data only). */
