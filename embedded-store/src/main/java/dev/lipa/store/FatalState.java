@@ -1,6 +1,6 @@
 package dev.lipa.store;
 
-import de.bwaldvogel.mongo.exception.MongoServerException;
+import de.bwaldvogel.mongo.exception.MongoServerError;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -8,6 +8,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * is refused with its line, so the store never answers some requests and loses others.
  */
 final class FatalState {
+
+  private static final int SHUTDOWN_IN_PROGRESS = 91;
 
   private final StoreFailure handler;
   private final AtomicReference<String> line = new AtomicReference<>();
@@ -39,12 +41,19 @@ final class FatalState {
     return line.get() != null;
   }
 
-  /** Throws the refusal every command gets once the store has failed. */
+  /**
+   * Throws the refusal every command gets once the store has failed: MongoDB's {@code ShutdownInProgress} (91), which
+   * clients take for a store that is going away (the services answer 503), not for a bad command.
+   */
   void check() {
     String failure = line.get();
     if (failure != null) {
-      throw new MongoServerException(failure);
+      throw shuttingDown(failure);
     }
+  }
+
+  static MongoServerError shuttingDown(String message) {
+    return new MongoServerError(SHUTDOWN_IN_PROGRESS, "ShutdownInProgress", message);
   }
 
   private static String describe(Throwable cause) {

@@ -1,6 +1,5 @@
 package dev.lipa.store;
 
-import de.bwaldvogel.mongo.exception.MongoServerException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -170,11 +169,11 @@ final class GroupCommit implements AutoCloseable {
   private void refuseIfDown() {
     fatal.check();
     if (stopped) {
-      throw new MongoServerException("the store is shutting down");
+      throw FatalState.shuttingDown("the store is shutting down");
     }
     if (store.isClosed()) {
       if (closing) {
-        throw new MongoServerException("the store is shutting down");
+        throw FatalState.shuttingDown("the store is shutting down");
       }
       fatal.fail("the store's file was closed under it", new IllegalStateException("MVStore closed"));
       fatal.check();

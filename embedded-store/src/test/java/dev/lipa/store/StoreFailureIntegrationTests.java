@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.mongodb.MongoException;
+import com.mongodb.MongoServerException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
@@ -44,8 +45,10 @@ class StoreFailureIntegrationTests {
 
       assertThat(fatalLines).singleElement().asString()
           .startsWith("store: FATAL the H2 writer failed").contains("injected: writing to the file failed");
+      // ShutdownInProgress (91): the services answer 503, as for a store that is away
       assertThatThrownBy(() -> pushes.insertOne(new Document("_id", "p-2")))
-          .isInstanceOf(MongoException.class).hasMessageContaining("store: FATAL");
+          .isInstanceOfSatisfying(MongoServerException.class, e -> assertThat(e.getCode()).isEqualTo(91))
+          .hasMessageContaining("store: FATAL");
       assertThatThrownBy(() -> pushes.find(Filters.eq("_id", "p-1")).first())
           .isInstanceOf(MongoException.class).hasMessageContaining("store: FATAL");
       assertThat(fatalLines).hasSize(1);
