@@ -24,8 +24,8 @@ import org.h2.mvstore.MVStore;
  * rounds: a command notes, still under the shared lock, which round it needs (the next one if the file lacks anything
  * in memory, else the round being written, if any), and waits for it after releasing the lock. While one round is
  * written (and forced to the disk, with fsync on, outside the exclusive lock), the commands that arrive run and gather
- * for the next one. Now and then the committer also compacts a few sparse chunks, which H2's background writer did
- * before (see {@link Housekeeping}).
+ * for the next one. In a round that writes, the committer also compacts a few sparse chunks, which H2's background
+ * writer did before (see {@link Housekeeping}).
  *
  * <p>H2 keeps a dead chunk's space for a retention time (45 s by default, for file systems that flush late) before it
  * writes over it; at hundreds of commits a second that alone grew a file by a gigabyte. Here the retention is one
@@ -212,7 +212,7 @@ final class GroupCommit implements AutoCloseable {
     }
   }
 
-  /** Waits until a command needs a round, or housekeeping or a flush is due (true), or the store closes (false). */
+  /** Waits until a command needs a round or a flush is due (true), or the store closes (false). */
   private boolean awaitWork() throws InterruptedException {
     progress.lock();
     try {
@@ -220,8 +220,7 @@ final class GroupCommit implements AutoCloseable {
         if (closing || fatal.failed()) {
           return false;
         }
-        long wait = Math.min(housekeeping.every().toNanos(), FLUSH_EVERY_NANOS);
-        if (!wanted.await(wait, TimeUnit.NANOSECONDS) && (housekeeping.due() || flushDue())) {
+        if (!wanted.await(FLUSH_EVERY_NANOS, TimeUnit.NANOSECONDS) && flushDue()) {
           return true;
         }
       }
@@ -238,16 +237,14 @@ final class GroupCommit implements AutoCloseable {
     try {
       round = started + 1;
       started = round;
-      long version = store.commit();
+      if (store.hasUnsavedChanges()) {
+        housekeeping.compactBeforeCommit(store); // rides in this round's commit
+      }
+      if (store.commit() >= 0) {
+        unflushed = true;
+      }
       if (store.isClosed()) {
         throw new IllegalStateException("the store's file was closed under it");
-      }
-      if (version >= 0) {
-        housekeeping.changed();
-        unflushed = true;
-      }
-      if (housekeeping.runIfDue(store)) {
-        unflushed = true;
       }
     } finally {
       exclusive.unlock();

@@ -1,80 +1,55 @@
 package dev.lipa.store;
 
-import java.time.Duration;
 import org.h2.mvstore.MVStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The on-disk store's compaction, which H2's background writer did before the group commit turned it off: every so
- * often, when something was committed since, the committer rewrites the live pages of a few sparse chunks (at most
- * {@code writeBytes} of them, so the pause of the commands stays a few milliseconds) into the next chunk, so that the
- * sparse ones die and their space is used again. Without it a file under many updates of the same documents keeps
- * chunks that hold one live page each. Runs on the committer's thread only, under the exclusive lock.
+ * The on-disk store's compaction, which H2's background writer did before the group commit turned it off. Every commit
+ * rewrites the pages it changed into a new chunk; a page that is not changed again (a payment settled and left alone)
+ * keeps its old chunk alive, however little else in it is still live, so a file that only takes new documents grows
+ * several times faster than its data. So in every round that writes, while the chunks hold less than
+ * {@code targetFillRate} percent live data, the committer first rewrites the live pages of the sparsest old chunks, at
+ * most {@code writeBytes} of them, and they go into the round's own commit: the old chunks die, their space is used
+ * again, and the pause it adds to a round stays small. Runs on the committer's thread only, under the exclusive lock.
  */
 final class Housekeeping {
 
-  private static final Logger log = LoggerFactory.getLogger(Housekeeping.class);
-
-  private final Duration every;
   private final int targetFillRate;
   private final int writeBytes;
-  private long lastRun = System.nanoTime();
-  private boolean changed;
   private volatile long runs;
   private volatile long longestPauseNanos;
 
   /**
-   * @param every how often at most
    * @param targetFillRate the share of live data (percent) in the file's chunks below which it compacts
-   * @param writeBytes the most live data one run rewrites
+   * @param writeBytes the most live data one round rewrites
    */
-  Housekeeping(Duration every, int targetFillRate, int writeBytes) {
-    this.every = every;
+  Housekeeping(int targetFillRate, int writeBytes) {
     this.targetFillRate = targetFillRate;
     this.writeBytes = writeBytes;
   }
 
-  /** Every second, below 80% live data, at most 256 KB a time. */
+  /** Below 80% live data, at most 64 KB a round. */
   static Housekeeping standard() {
-    return new Housekeeping(Duration.ofSeconds(1), 80, 256 * 1024);
-  }
-
-  Duration every() {
-    return every;
-  }
-
-  /** A commit wrote something. */
-  void changed() {
-    changed = true;
-  }
-
-  boolean due() {
-    return changed && targetFillRate > 0 && System.nanoTime() - lastRun >= every.toNanos();
+    return new Housekeeping(80, 64 * 1024);
   }
 
   /**
-   * Compacts and commits what it rewrote, when due; the caller holds the exclusive lock.
+   * Rewrites the live pages of a few sparse chunks, to be written by the commit that follows; the caller holds the
+   * exclusive lock.
    *
-   * @return whether it wrote to the file
+   * @return whether it rewrote anything
    */
-  boolean runIfDue(MVStore store) {
-    if (!due()) {
-      return false;
-    }
+  boolean compactBeforeCommit(MVStore store) {
     long started = System.nanoTime();
-    boolean wrote = store.compact(targetFillRate, writeBytes) && store.commit() >= 0;
-    long pause = System.nanoTime() - started;
-    changed = false;
-    lastRun = System.nanoTime();
-    runs++;
-    if (pause > longestPauseNanos) {
-      longestPauseNanos = pause;
-      log.debug("compaction paused the store for {} µs", pause / 1000);
+    boolean rewrote = store.compact(targetFillRate, writeBytes);
+    if (rewrote) {
+      long pause = System.nanoTime() - started;
+      runs = runs + 1;
+      longestPauseNanos = Math.max(longestPauseNanos, pause);
     }
-    return wrote;
+    return rewrote;
   }
 
+  /** Rounds in which it rewrote something. */
   long runs() {
     return runs;
   }

@@ -26,13 +26,14 @@ import org.bson.types.Decimal128;
 
 /**
  * Not a test: how fast the on-disk store takes writes (and serves reads among them) over the wire, as mongo-java-server
- * shipped it (answers before the write is in the file) and with the group commit, fsync off and on. Each run has its
+ * shipped it (answers before the write is in the file) and with the group commit, fsync off and on, and fsync on
+ * without the committer's compaction ({@code no-compaction}). Each run has its
  * own file, server and client in this JVM; every client thread inserts payment-sized documents one at a time (the
  * services write one document per statement), and in the mixed run half the threads read documents by {@code _id}.
  *
  * <p>Run: {@code ./mvnw -q -pl embedded-store test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt}
  * then {@code java -cp embedded-store/target/classes:embedded-store/target/test-classes:$(cat
- * embedded-store/target/cp.txt) dev.lipa.store.GroupCommitBenchmark [threads] [seconds] [workers] [linger-ms]}.
+ * embedded-store/target/cp.txt) dev.lipa.store.GroupCommitBenchmark [threads] [seconds] [workers] [linger-ms] [all|as-shipped|fsync-off|fsync-on|no-compaction]}.
  */
 public final class GroupCommitBenchmark {
 
@@ -48,7 +49,7 @@ public final class GroupCommitBenchmark {
     System.out.printf(Locale.ROOT, "%d client threads, %d s per run, %d store worker threads, linger %d ms, %d cores%n",
         threads, seconds, workers, linger, Runtime.getRuntime().availableProcessors());
     Durability off = new Durability(false, Duration.ofMillis(linger));
-    for (String kind : List.of("as-shipped", "fsync-off", "fsync-on")) {
+    for (String kind : List.of("as-shipped", "fsync-off", "fsync-on", "no-compaction")) {
       if (!only.equals("all") && !only.equals(kind)) {
         continue;
       }
@@ -57,6 +58,7 @@ public final class GroupCommitBenchmark {
       MongoBackend backend = switch (kind) {
         case "as-shipped" -> new H2Backend(file.toString());
         case "fsync-off" -> StoreBackends.h2(file, off, StoreFailure.LOG);
+        case "no-compaction" -> StoreBackends.h2(file, off.withFsync(true), new Housekeeping(0, 0), StoreFailure.LOG);
         default -> StoreBackends.h2(file, off.withFsync(true), StoreFailure.LOG);
       };
       if (Integer.getInteger("retention") != null) {
@@ -79,9 +81,15 @@ public final class GroupCommitBenchmark {
             rounds > 0 ? String.format(Locale.ROOT, " (%.1f writes/commit)", writes.writes() / (double) rounds) : "",
             mixed.writesPerSecond(), mixed.writeP99(), mixed.readsPerSecond(), mixed.readP50(), mixed.readP99(),
             Files.size(file) / 1e6);
+        if (backend instanceof H2Backend h2) {
+          java.util.Map<String, String> info = new java.util.TreeMap<>();
+          h2.getMvStore().populateInfo(info::put);
+          info.keySet().removeIf(k -> !k.startsWith("info."));
+          System.out.println("           " + info + " fileFill " + h2.getMvStore().getFillRate());
+        }
         if (rounds > 0) {
           Housekeeping housekeeping = StoreBackends.groupCommit(backend).housekeeping();
-          System.out.printf(Locale.ROOT, "           %d compactions, the longest paused the store %.1f ms%n",
+          System.out.printf(Locale.ROOT, "           %d rounds compacted, the longest compaction took %.1f ms%n",
               housekeeping.runs(), housekeeping.longestPauseNanos() / 1e6);
         }
       } finally {

@@ -49,8 +49,8 @@ class StoreFailureIntegrationTests {
       assertThatThrownBy(() -> pushes.insertOne(new Document("_id", "p-2")))
           .isInstanceOfSatisfying(MongoServerException.class, e -> assertThat(e.getCode()).isEqualTo(91))
           .hasMessageContaining("store: FATAL");
-      assertThatThrownBy(() -> pushes.find(Filters.eq("_id", "p-1")).first())
-          .isInstanceOf(MongoException.class).hasMessageContaining("store: FATAL");
+      // ... and the driver, told the server is shutting down, stops sending it anything (its heartbeats are refused too)
+      assertThatThrownBy(() -> pushes.find(Filters.eq("_id", "p-1")).first()).isInstanceOf(MongoException.class);
       assertThat(fatalLines).hasSize(1);
     });
   }
@@ -97,7 +97,7 @@ class StoreFailureIntegrationTests {
     MongoServer server = new MongoServer(backend);
     server.bind(new InetSocketAddress("127.0.0.1", 0), 1, 4);
     try (MongoClient client = MongoClients.create("mongodb://127.0.0.1:" + server.getLocalAddress().getPort()
-        + "/?retryWrites=false&retryReads=false")) {
+        + "/?retryWrites=false&retryReads=false&serverSelectionTimeoutMS=2000")) {
       work.accept(((H2Backend) backend).getMvStore(), client.getDatabase("failing").getCollection("pushes"));
     } finally {
       server.shutdownNow();
