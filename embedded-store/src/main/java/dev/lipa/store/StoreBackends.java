@@ -9,14 +9,16 @@ import de.bwaldvogel.mongo.backend.DocumentWithPosition;
 import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
 import de.bwaldvogel.mongo.backend.KeyValue;
+import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.h2.H2Collection;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
-import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.wire.message.MongoQuery;
+import io.netty.channel.Channel;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
@@ -60,14 +62,43 @@ public final class StoreBackends {
   }
 
   /**
-   * The on-disk backend on {@code file}, its documents and unique index keys stored as BSON ({@link BsonDocumentType},
-   * {@link KeyValueType}). A file from before that change (both in Java serialisation) is converted first, in place,
-   * once.
+   * The on-disk backend on {@code file} with the default {@link Durability}, logging a fatal failure (after which it
+   * refuses every command): for tests and tools. The store process passes its own settings and failure handler.
    */
   public static MongoBackend h2(Path file) {
+    return h2(file, Durability.DEFAULT, StoreFailure.LOG);
+  }
+
+  /**
+   * The on-disk backend on {@code file}, its documents and unique index keys stored as BSON ({@link BsonDocumentType},
+   * {@link KeyValueType}). A file from before that change (both in Java serialisation) is converted first, in place,
+   * once. It answers a command only once the file holds what the command wrote and read ({@link GroupCommit}); H2's
+   * background writer is off, and no writer's thread commits when unsaved changes pile up
+   * ({@code autoCommitBufferSize(0)}): the group commit's committer is the only one.
+   *
+   * @param onFatal told once when the store can no longer keep that promise (see {@link StoreFailure})
+   */
+  public static MongoBackend h2(Path file, Durability durability, StoreFailure onFatal) {
+    return h2(file, durability, Housekeeping.standard(), onFatal);
+  }
+
+  static MongoBackend h2(Path file, Durability durability, Housekeeping housekeeping, StoreFailure onFatal) {
     String name = file.toAbsolutePath().toString();
     convertToBson(name);
-    return new H2(name);
+    FatalState fatal = new FatalState(onFatal);
+    MVStore store = new MVStore.Builder().fileName(name).autoCommitDisabled().autoCommitBufferSize(0)
+        .backgroundExceptionHandler((thread, e) -> fatal.fail("the H2 writer failed", e)).open();
+    try {
+      return new H2(store, durability, housekeeping, fatal);
+    } catch (RuntimeException e) {
+      store.closeImmediately();
+      throw e;
+    }
+  }
+
+  /** The group commit of an on-disk backend made here: for tests and the benchmark. */
+  static GroupCommit groupCommit(MongoBackend backend) {
+    return ((H2) backend).commits();
   }
 
   /**
@@ -211,10 +242,38 @@ public final class StoreBackends {
      * an index found unbuilt is built then, with commits as it goes, before any client can connect.
      */
     private final boolean opened;
+    private final GroupCommit commits;
 
-    H2(String file) {
-      super(file);
+    H2(MVStore store, Durability durability, Housekeeping housekeeping, FatalState fatal) {
+      super(store);
       opened = true;
+      this.commits = new GroupCommit(store, durability, housekeeping, fatal);
+    }
+
+    /** Every command (OP_MSG, and OP_QUERY on {@code $cmd}) is answered once the file holds what it did and saw. */
+    @Override
+    public Document handleCommand(Channel channel, String database, String command, Document query) {
+      return commits.run(() -> super.handleCommand(channel, database, command, query));
+    }
+
+    /** A legacy OP_QUERY on a collection, the same way. */
+    @Override
+    public QueryResult handleQuery(MongoQuery query) {
+      return commits.run(() -> super.handleQuery(query));
+    }
+
+    GroupCommit commits() {
+      return commits;
+    }
+
+    @Override
+    public void close() {
+      commits.close();
+      MVStore store = getMvStore();
+      if (store.getPanicException() != null) {
+        store.closeImmediately(); // H2's close commits first, and that commit spins for ever on a store that panicked
+      }
+      super.close();
     }
 
     @Override

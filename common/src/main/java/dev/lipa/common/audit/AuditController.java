@@ -1,6 +1,7 @@
 package dev.lipa.common.audit;
 
 import com.mongodb.MongoException;
+import dev.lipa.common.store.StoreUnavailable;
 import dev.lipa.common.time.RecordTimes;
 import dev.lipa.common.web.Envelope;
 import java.time.Duration;
@@ -46,7 +47,7 @@ class AuditController {
   @ExceptionHandler(MongoException.class)
   ResponseEntity<Envelope<Void>> storeUnavailable(MongoException e) {
     return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-        .body(Envelope.error(HttpStatus.SERVICE_UNAVAILABLE, "the service's store is unavailable; try again later"));
+        .body(Envelope.error(HttpStatus.SERVICE_UNAVAILABLE, StoreUnavailable.MESSAGE));
   }
 
   /** A record as the query shows it; times in the platform zone, {@code status} null for a call that did not finish. */

@@ -1,6 +1,7 @@
 package dev.lipa.common.kafka;
 
 import com.mongodb.MongoException;
+import dev.lipa.common.store.StoreUnavailable;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.common.web.FieldErrors;
@@ -92,7 +93,7 @@ class DeadLetterController {
   @ExceptionHandler(MongoException.class)
   ResponseEntity<Envelope<Void>> storeUnavailable(MongoException e) {
     return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-        .body(Envelope.error(HttpStatus.SERVICE_UNAVAILABLE, "the service's store is unavailable; try again later"));
+        .body(Envelope.error(HttpStatus.SERVICE_UNAVAILABLE, StoreUnavailable.MESSAGE));
   }
 
   private static ApiException notFound() {

@@ -3,6 +3,7 @@ package dev.lipa.common.servlet;
 import dev.lipa.common.ratelimit.RateLimitExceededException;
 import dev.lipa.common.json.UnreadableJson;
 import dev.lipa.common.security.InvalidTokenException;
+import dev.lipa.common.store.StoreUnavailable;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.common.web.ValidationException;
@@ -105,8 +106,18 @@ public class EnvelopeExceptionHandler {
     return respond(HttpStatus.NOT_FOUND, "Not found");
   }
 
+  /**
+   * Everything else is a 500, but for the store being away (unreachable, shutting down, between primaries): that is a
+   * 503 with {@code Retry-After: 1}, whatever exception carries it. The request may or may not have been written: a
+   * retry with the same {@code referenceId} or {@code Idempotency-Key} is safe.
+   */
   @ExceptionHandler(Exception.class)
   ResponseEntity<Envelope<Void>> unexpected(Exception e) {
+    if (StoreUnavailable.causedBy(e)) {
+      log.warn("store unavailable: {}", e.toString());
+      return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1")
+          .body(Envelope.error(HttpStatus.SERVICE_UNAVAILABLE, StoreUnavailable.MESSAGE));
+    }
     log.error("unexpected failure", e);
     return respond(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error; quote the X-Correlation-Id header to support");
   }

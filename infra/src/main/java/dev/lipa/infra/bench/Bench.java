@@ -149,6 +149,16 @@ public final class Bench {
       List<ProcessCpu.Usage> stepCpu = new ArrayList<>();
       List<JitTime.Usage> stepJit = new ArrayList<>();
       warmUp(load, platform, probe, callbacks, outcomes);
+      StoreKill storeKill = options.killsStore() ? new StoreKill(options) : null;
+      if (storeKill != null) {
+        long stepsMillis = options.stepMillis() * options.steps().size();
+        if (stepsMillis < options.killStoreAtMillis() + options.storeDownMillis() + 30_000) {
+          say("  note: the steps (%.0f s) end less than 30 s after the store is due back; the outage may outlast them",
+              stepsMillis / 1000.0);
+        }
+        load.observe(storeKill);
+        storeKill.startCountingFrom(System.currentTimeMillis());
+      }
       for (int i = 0; i < options.steps().size(); i++) {
         ProcessCpu.Snapshot cpuBefore = cpuSnapshot(probe, null);
         JitTime.Snapshot jitBefore = jitSnapshot(probe);
@@ -160,6 +170,9 @@ public final class Bench {
         say(Report.stepLine(step, callbacks, outcomes, acceptedStep));
       }
 
+      if (storeKill != null) {
+        storeKill.awaitRestart();
+      }
       Reconciliation reconciliation = reconcile(callbacks);
       // the dispatcher writes its delivery log just after each callback: let it settle before counting writes
       Thread.sleep(2000);
@@ -181,6 +194,11 @@ public final class Bench {
           reconciliation.extraCallbacks);
       say("  callbacks received: %d   for requests the bench never saw accepted: %d   unreadable: %d   waited %.1f s",
           callbacks.total(), reconciliation.unexpected, callbacks.unreadable(), reconciliation.waitedMillis / 1000.0);
+      say("  duplicated with more than one webhook-id (not a redelivery of one callback): %d",
+          reconciliation.duplicatedAsNew);
+      if (storeKill != null) {
+        storeKill.print();
+      }
 
       say("");
       say("== work per accepted payment (%d accepted, warm-up included; counted by the store and the broker)",
@@ -249,11 +267,20 @@ public final class Bench {
       }
       sampler.shutdownNow();
 
-      boolean ok = acceptedTotal > 0 && reconciliation.lost == 0 && reconciliation.duplicated == 0;
+      // with the store killed, a callback may be delivered twice (its delivery was not recorded before the kill), but
+      // only as a redelivery of the same webhook-id, which merchants deduplicate on; nothing may be lost, and the
+      // outage answers 503, never 500
+      boolean ok = storeKill == null
+          ? acceptedTotal > 0 && reconciliation.lost == 0 && reconciliation.duplicated == 0
+          : acceptedTotal > 0 && reconciliation.lost == 0 && reconciliation.duplicatedAsNew == 0
+              && storeKill.serverErrors() == 0;
       say("");
-      say(ok ? "bench: OK (every accepted push got exactly one callback)"
+      say(ok ? storeKill == null ? "bench: OK (every accepted push got exactly one callback)"
+              : "bench: OK (store killed: nothing lost, duplicates only as redeliveries, no 500)"
           : acceptedTotal == 0 ? "bench: FAILED (no push was accepted)"
-          : "bench: FAILED (%d lost, %d duplicated callbacks)".formatted(reconciliation.lost, reconciliation.duplicated));
+          : "bench: FAILED (%d lost, %d duplicated callbacks, %d with new webhook-ids%s)".formatted(reconciliation.lost,
+              reconciliation.duplicated, reconciliation.duplicatedAsNew,
+              storeKill == null ? "" : ", " + storeKill.serverErrors() + " 5xx other than 503 in the outage"));
       return ok ? 0 : 1;
     } finally {
       clientExecutor.shutdownNow();
@@ -360,6 +387,9 @@ public final class Bench {
       } else {
         r.duplicated++;
         r.extraCallbacks += received.count.get() - 1;
+        if (received.webhookIds.size() > 1) {
+          r.duplicatedAsNew++;
+        }
       }
     }
     r.unexpected = callbacks.all().keySet().stream().filter(id -> !acceptedStep.containsKey(id)).count();
@@ -475,6 +505,7 @@ public final class Bench {
     long exactlyOne;
     long lost;
     long duplicated;
+    long duplicatedAsNew;
     long extraCallbacks;
     long unexpected;
     long waitedMillis;

@@ -23,7 +23,10 @@ record BenchOptions(
     int maxInFlight,
     int connections,
     int tokens,
-    boolean smoke) {
+    boolean smoke,
+    long killStoreAtMillis,
+    long storeDownMillis,
+    Path platformCommand) {
 
   static final String USAGE = """
       usage: ./platform bench [options]   (against the running local platform: ./platform up first)
@@ -45,7 +48,14 @@ record BenchOptions(
         --max-in-flight 4000             the client's limit of queued and open requests (beyond it: an error)
         --tokens 4                       access tokens used in turn (bought again every 3 minutes)
         --smoke                          a few seconds at 20/s after a 5 s warm-up (the system test's run)
-        --mongo <uri> --kafka <host:port> --var <dir> --credentials <file>   (./platform passes these)
+        --kill-store-at <seconds>        the store-kill probe: SIGKILL the embedded store (var/run/store.pid) this
+                                         long after the first step starts (after the warm-up), start it again with
+                                         ./platform up after --store-down, and keep offering load throughout; the
+                                         answers during the outage are counted by status, and the reconciliation
+                                         says what was lost or duplicated (make the steps outlast the outage)
+        --store-down <seconds>           how long the store stays down (default 10)
+        --mongo <uri> --kafka <host:port> --var <dir> --credentials <file> --platform <script>
+                                         (./platform passes these)
       The store backend is the running platform's: LIPA_STORE_BACKEND=memory ./platform up starts the memory one.
       Exit status 1 when an accepted request did not get exactly one callback.
       """;
@@ -73,6 +83,9 @@ record BenchOptions(
     boolean stepSecondsGiven = false;
     boolean warmupGiven = false;
     boolean graceGiven = false;
+    double killStoreAt = -1;
+    double storeDown = 10;
+    Path platformCommand = Path.of("platform");
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       switch (arg) {
@@ -109,6 +122,9 @@ record BenchOptions(
         case "--connections" -> connections = (int) positive(value(args, ++i, arg), arg);
         case "--tokens" -> tokens = (int) positive(value(args, ++i, arg), arg);
         case "--smoke" -> smoke = true;
+        case "--kill-store-at" -> killStoreAt = seconds(value(args, ++i, arg), arg);
+        case "--store-down" -> storeDown = seconds(value(args, ++i, arg), arg);
+        case "--platform" -> platformCommand = Path.of(value(args, ++i, arg));
         case "-h", "--help" -> throw new UsageException(null);
         default -> throw new UsageException("unknown option " + arg);
       }
@@ -133,7 +149,18 @@ record BenchOptions(
     return new BenchOptions(var, credentials != null ? credentials : var.resolve("sandbox-credentials.json"), kafka,
         mongo, steps, millis(stepSeconds), warmupRate, millis(warmupSeconds), warmupSettle, reference,
         referenceSteps != null ? referenceSteps : steps, millis(referenceWarmupSeconds), millis(graceSeconds),
-        millis(timeoutSeconds), maxInFlight, connections, tokens, smoke);
+        millis(timeoutSeconds), maxInFlight, connections, tokens, smoke,
+        killStoreAt < 0 ? -1 : millis(killStoreAt), millis(storeDown), platformCommand);
+  }
+
+  /** Whether the store-kill probe runs. */
+  boolean killsStore() {
+    return killStoreAtMillis >= 0;
+  }
+
+  /** A number of seconds, with or without an {@code s}: {@code 60} or {@code 60s}. */
+  private static double seconds(String text, String option) {
+    return number(text.endsWith("s") ? text.substring(0, text.length() - 1) : text, option);
   }
 
   private static long millis(double seconds) {

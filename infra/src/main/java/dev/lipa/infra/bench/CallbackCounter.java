@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,14 +15,15 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The merchant's callback endpoint during a bench: counts the callbacks it receives per requestId and keeps the time
- * the first one arrived. Each run has its own path, so late callbacks of an earlier run are told apart.
+ * the first one arrived and the {@code webhook-id}s they carried. Each run has its own path, so late callbacks of an earlier run are told apart.
  */
 final class CallbackCounter implements AutoCloseable {
 
-  /** The callbacks of one requestId. */
+  /** The callbacks of one requestId, and the {@code webhook-id}s they came with (a redelivery repeats its id). */
   static final class Received {
     final long firstAtMillis;
     final AtomicInteger count = new AtomicInteger();
+    final Set<String> webhookIds = ConcurrentHashMap.newKeySet();
 
     Received(long firstAtMillis) {
       this.firstAtMillis = firstAtMillis;
@@ -50,7 +52,10 @@ final class CallbackCounter implements AutoCloseable {
       if (requestId == null) {
         unreadable.increment();
       } else {
-        received.computeIfAbsent(requestId, id -> new Received(now)).count.incrementAndGet();
+        Received callbacks = received.computeIfAbsent(requestId, id -> new Received(now));
+        callbacks.count.incrementAndGet();
+        String webhookId = exchange.getRequestHeaders().getFirst("webhook-id");
+        callbacks.webhookIds.add(webhookId == null ? "(none)" : webhookId);
       }
       exchange.sendResponseHeaders(204, -1);
       exchange.close();

@@ -40,17 +40,29 @@ final class OpenLoad {
     void accepted(String responseBody, int step);
   }
 
+  /** Hears of every request's outcome when it is known: {@code "201"}, {@code "HTTP 503"}, or the failure's kind. */
+  interface Outcomes {
+    void answered(String outcome, long atMillis);
+  }
+
   static final long MAX_MICROS = TimeUnit.SECONDS.toMicros(120);
   private static final int CONNECT_TIMEOUT_MILLIS = 5000;
 
   private final int connections;
   private final int maxInFlight;
   private final long timeoutNanos;
+  private volatile Outcomes outcomes = (outcome, atMillis) -> {
+  };
 
   OpenLoad(int connections, int maxInFlight, long timeoutNanos) {
     this.connections = connections;
     this.maxInFlight = maxInFlight;
     this.timeoutNanos = timeoutNanos;
+  }
+
+  /** Tells {@code listener} the outcome of every request from now on (the store-kill probe counts them). */
+  void observe(Outcomes listener) {
+    outcomes = listener;
   }
 
   private record Job(long sequence, long due) {
@@ -129,6 +141,7 @@ final class OpenLoad {
     if (late >= timeoutNanos) {
       step.error("timeout (queued in the client)");
       step.failedLatency.recordValue(Math.min(late / 1000, MAX_MICROS));
+      outcomes.answered("timeout (queued in the client)", System.currentTimeMillis());
       return;
     }
     String failure;
@@ -144,6 +157,8 @@ final class OpenLoad {
       failure = "client: " + e.getClass().getSimpleName();
     }
     long micros = Math.min((System.nanoTime() - job.due()) / 1000, MAX_MICROS);
+    outcomes.answered(failure != null ? failure : response.status() == 201 ? "201" : "HTTP " + response.status(),
+        System.currentTimeMillis());
     if (failure != null) {
       step.error(failure);
       step.failedLatency.recordValue(micros);

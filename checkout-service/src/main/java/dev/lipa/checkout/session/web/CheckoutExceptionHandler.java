@@ -4,12 +4,14 @@ import dev.lipa.checkout.page.PageApiController;
 import dev.lipa.checkout.session.CheckoutSessions;
 import dev.lipa.checkout.session.IllegalTransitionException;
 import dev.lipa.common.security.InvalidTokenException;
+import dev.lipa.common.store.StoreUnavailable;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.ValidationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -76,6 +78,11 @@ public class CheckoutExceptionHandler {
 
   @ExceptionHandler(Exception.class)
   ResponseEntity<CheckoutError> unexpected(Exception e) {
+    if (StoreUnavailable.causedBy(e)) { // the store is away: try again (never a 500), as common's envelope says too
+      log.warn("store unavailable: {}", e.toString());
+      return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1")
+          .contentType(MediaType.APPLICATION_JSON).body(CheckoutError.of(StoreUnavailable.MESSAGE));
+    }
     log.error("unexpected failure", e);
     return respond(HttpStatus.INTERNAL_SERVER_ERROR,
         CheckoutError.of("Internal error; quote the X-Correlation-Id header to support"));
