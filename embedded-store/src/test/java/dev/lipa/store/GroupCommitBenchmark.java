@@ -89,8 +89,9 @@ public final class GroupCommitBenchmark {
         }
         if (rounds > 0) {
           Housekeeping housekeeping = StoreBackends.groupCommit(backend).housekeeping();
-          System.out.printf(Locale.ROOT, "           %d rounds compacted, the longest compaction took %.1f ms%n",
-              housekeeping.runs(), housekeeping.longestPauseNanos() / 1e6);
+          System.out.printf(Locale.ROOT, "           %d rounds compacted, %.2f ms each on average, the longest %.1f ms%n",
+              housekeeping.runs(), housekeeping.totalNanos() / 1e6 / Math.max(1, housekeeping.runs()),
+              housekeeping.longestPauseNanos() / 1e6);
         }
       } finally {
         server.shutdownNow();
