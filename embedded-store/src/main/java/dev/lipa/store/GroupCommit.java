@@ -18,8 +18,8 @@ import org.h2.mvstore.MVStore;
  * wrote and everything it read, so a crash of the store can never undo what a client was told, nor what a client acted
  * on. H2's own background writer is off (it committed about once a second, after the answers had left).
  *
- * <p>Commands run under the shared side of a read-write lock, and one committer thread commits under the exclusive side,
- * so a commit never falls in the middle of a command: H2 captures the maps' roots one after the other while it
+ * <p>Commands run under the shared side of a read-write lock, and one committer thread commits under the exclusive
+ * side, so a commit never falls in the middle of a command: H2 captures the maps' roots one after the other while it
  * commits, and a commit inside a command could store a document without its index entries. Commits are counted in
  * rounds: a command notes, still under the shared lock, which round it needs (the next one if the file lacks anything
  * in memory, else the round being written, if any), and waits for it after releasing the lock. While one round is
@@ -28,14 +28,17 @@ import org.h2.mvstore.MVStore;
  * writer did before (see {@link Housekeeping}).
  *
  * <p>H2 keeps a dead chunk's space for a retention time (45 s by default, for file systems that flush late) before it
- * writes over it; at hundreds of commits a second that alone grew a file by a gigabyte. Here the retention is one
- * second, and what makes overwriting safe is the disk flush: with fsync on, every commit is on the disk before the next
- * one can reuse anything (H2 also keeps the chunks of the last five versions); with fsync off, the committer flushes
- * the file once a second and pins the version it flushed, so no chunk that version still needs is overwritten before
- * the next flush. No reader spans a commit (commands hold the shared lock), so none needs an old chunk longer.
+ * writes over it; at hundreds of commits a second that alone grew a file by a gigabyte. Here there is none beyond H2's
+ * last five versions, and what makes overwriting safe is the disk flush: with fsync on, every commit is on the disk
+ * before the next one can reuse anything; with fsync off, the committer flushes the file once a second and pins the
+ * version it flushed, so no chunk that version still needs is overwritten before the next flush. No reader spans a
+ * commit (commands hold the shared lock, and mongo-java-server's cursors hold documents, not map iterators), so none
+ * needs an old chunk longer: a reader that did (a lazy cursor over an H2 map across getMore calls) would need the
+ * retention back.
  */
 final class GroupCommit implements AutoCloseable {
 
+  /** Dead chunks are reused once H2's last five versions no longer need them (see above). */
   private static final int RETENTION_MILLIS = 0;
   /** With fsync off: how often the committer flushes the file to the disk all the same. */
   private static final long FLUSH_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -123,8 +126,8 @@ final class GroupCommit implements AutoCloseable {
   }
 
   /**
-   * Copies the file as it is between two commits, which is what a {@code kill -9} of the store would leave: a consistent
-   * copy while the store runs (commands wait meanwhile). For tests.
+   * Copies the file as it is between two commits, which is what a {@code kill -9} of the store would leave: a
+   * consistent copy while the store runs (commands wait meanwhile). For tests.
    */
   void copyTo(Path target) throws IOException {
     Lock exclusive = commands.writeLock();
@@ -266,8 +269,8 @@ final class GroupCommit implements AutoCloseable {
   }
 
   /**
-   * Forces the file to the disk. With fsync off it also pins the version it made durable (and lets go of the one before),
-   * so that H2 writes over no chunk that version needs until the next flush has made a newer one durable.
+   * Forces the file to the disk. With fsync off it also pins the version it made durable (and lets go of the one
+   * before), so that H2 writes over no chunk that version needs until the next flush has made a newer one durable.
    */
   private void flush() {
     MVStore.TxCounter pin = durability.fsync() ? null : store.registerVersionUsage();

@@ -33,7 +33,8 @@ import org.bson.types.Decimal128;
  *
  * <p>Run: {@code ./mvnw -q -pl embedded-store test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt}
  * then {@code java -cp embedded-store/target/classes:embedded-store/target/test-classes:$(cat
- * embedded-store/target/cp.txt) dev.lipa.store.GroupCommitBenchmark [threads] [seconds] [workers] [linger-ms] [all|as-shipped|fsync-off|fsync-on|no-compaction]}.
+ * embedded-store/target/cp.txt) dev.lipa.store.GroupCommitBenchmark [threads] [seconds] [workers] [linger-ms]
+ * [all|as-shipped|fsync-off|fsync-on|no-compaction]}.
  */
 public final class GroupCommitBenchmark {
 
@@ -89,8 +90,10 @@ public final class GroupCommitBenchmark {
         }
         if (rounds > 0) {
           Housekeeping housekeeping = StoreBackends.groupCommit(backend).housekeeping();
-          System.out.printf(Locale.ROOT, "           %d rounds compacted, the longest compaction took %.1f ms%n",
-              housekeeping.runs(), housekeeping.longestPauseNanos() / 1e6);
+          System.out.printf(Locale.ROOT,
+              "           %d rounds compacted, %.2f ms each on average, the longest %.1f ms%n",
+              housekeeping.runs(), housekeeping.totalNanos() / 1e6 / Math.max(1, housekeeping.runs()),
+              housekeeping.longestPauseNanos() / 1e6);
         }
       } finally {
         server.shutdownNow();

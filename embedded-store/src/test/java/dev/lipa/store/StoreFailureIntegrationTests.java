@@ -49,7 +49,8 @@ class StoreFailureIntegrationTests {
       assertThatThrownBy(() -> pushes.insertOne(new Document("_id", "p-2")))
           .isInstanceOfSatisfying(MongoServerException.class, e -> assertThat(e.getCode()).isEqualTo(91))
           .hasMessageContaining("store: FATAL");
-      // ... and the driver, told the server is shutting down, stops sending it anything (its heartbeats are refused too)
+      // ... and the driver, told the server is shutting down, stops sending it anything (its heartbeats are refused
+      // too)
       assertThatThrownBy(() -> pushes.find(Filters.eq("_id", "p-1")).first()).isInstanceOf(MongoException.class);
       assertThat(fatalLines).hasSize(1);
     });

@@ -15,11 +15,11 @@ import java.util.concurrent.CountDownLatch;
  * The local platform's MongoDB-compatible store (mongo-java-server) as its own process: the H2 backend on disk by
  * default, so data survives a restart, or the memory backend with {@code --memory}.
  *
- * <p>Usage: {@code EmbeddedStore --port 27017 [--data var/store/lipa.mv] [--fsync on|off] [--linger-ms 0]
- * [--threads 64] [--memory] [--host 127.0.0.1]}. On H2 a write is answered only once it is committed to the file
+ * <p>Usage: {@code EmbeddedStore --port 27017 [--data var/store/lipa.mv] [--fsync on|off] [--linger-ms 0]}
+ * {@code [--threads 64] [--memory] [--host 127.0.0.1]}. On H2 a write is answered only once it is committed to the file
  * (group commit), so a SIGKILL loses nothing the store answered; with {@code --fsync on} (the default) each commit is
- * also forced to the disk, so a power cut loses nothing either. A SIGTERM closes the file cleanly. When the store can no
- * longer keep that promise (its H2 writer died, a commit failed, the heap ran out) it prints one line starting with
+ * also forced to the disk, so a power cut loses nothing either. A SIGTERM closes the file cleanly. When the store can
+ * no longer keep that promise (its H2 writer died, a commit failed, the heap ran out) it prints one line starting with
  * {@code store: FATAL} and halts with status {@value #FATAL_STATUS}, rather than answer some requests and lose others.
  */
 public final class EmbeddedStore {

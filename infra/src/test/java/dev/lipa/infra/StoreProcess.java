@@ -60,7 +60,8 @@ final class StoreProcess {
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
       await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> {
         if (!process.isAlive()) {
-          throw new IllegalStateException("the store exited with " + process.exitValue() + ": " + Files.readString(log));
+          throw new IllegalStateException("the store exited with " + process.exitValue() + ": "
+              + Files.readString(log));
         }
         return Files.readString(log).substring((int) before).contains("store ready on");
       });

@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The merchant's callback endpoint during a bench: counts the callbacks it receives per requestId and keeps the time
- * the first one arrived and the {@code webhook-id}s they carried. Each run has its own path, so late callbacks of an earlier run are told apart.
+ * the first one arrived and the {@code webhook-id}s they carried. Each run has its own path, so late callbacks of an
+ * earlier run are told apart.
  */
 final class CallbackCounter implements AutoCloseable {
 

@@ -12,11 +12,13 @@ class BenchOptionsTests {
   void killsTheStoreOnlyWhenAskedAndReadsSecondsWithOrWithoutTheirUnit() {
     assertThat(BenchOptions.parse(new String[0]).killsStore()).isFalse();
 
-    BenchOptions options = BenchOptions.parse(new String[] {"--kill-store-at", "60s", "--store-down", "7.5"});
+    BenchOptions options = BenchOptions.parse(new String[] {"--kill-store-at", "60s", "--store-down", "7.5",
+        "--platform", "/opt/lipa/platform"});
 
     assertThat(options.killsStore()).isTrue();
     assertThat(options.killStoreAtMillis()).isEqualTo(60_000);
     assertThat(options.storeDownMillis()).isEqualTo(7_500);
+    assertThat(options.platformCommand()).hasToString("/opt/lipa/platform");
     assertThat(BenchOptions.parse(new String[] {"--kill-store-at", "0"}).storeDownMillis()).isEqualTo(10_000);
   }
 
