@@ -28,9 +28,14 @@ final class Housekeeping {
     this.writeBytes = writeBytes;
   }
 
-  /** Below 80% live data, at most 256 KB a round (about half a millisecond on the benchmark's machine). */
+  /**
+   * Below 80% live data, at most 256 KB a round (about half a millisecond on the benchmark's machine); the system
+   * properties {@code lipa.store.compact-fill-rate} and {@code lipa.store.compact-bytes} change both (a fill rate of 0
+   * turns compaction off), for measuring.
+   */
   static Housekeeping standard() {
-    return new Housekeeping(80, 256 * 1024);
+    return new Housekeeping(Integer.getInteger("lipa.store.compact-fill-rate", 80),
+        Integer.getInteger("lipa.store.compact-bytes", 256 * 1024));
   }
 
   /**
