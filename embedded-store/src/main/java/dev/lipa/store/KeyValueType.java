@@ -65,6 +65,21 @@ final class KeyValueType extends BasicDataType<KeyValue> {
   /** As a BSON document of its values ({"0": ..., "1": ...}), written and read as the documents are. */
   @Override
   public void write(WriteBuffer buffer, KeyValue key) {
+    writeValues(buffer, key);
+  }
+
+  @Override
+  public KeyValue read(ByteBuffer buffer) {
+    return readValues(buffer);
+  }
+
+  @Override
+  public int getMemory(KeyValue key) {
+    return memory(key);
+  }
+
+  /** Writes a key as a BSON document of its values ({"0": ..., "1": ...}); shared with {@link SortedKeyType}. */
+  static void writeValues(WriteBuffer buffer, KeyValue key) {
     Document values = new Document();
     for (int i = 0; i < key.size(); i++) {
       values.put(String.valueOf(i), key.get(i));
@@ -72,13 +87,12 @@ final class KeyValueType extends BasicDataType<KeyValue> {
     BsonDocumentType.INSTANCE.write(buffer, values);
   }
 
-  @Override
-  public KeyValue read(ByteBuffer buffer) {
+  static KeyValue readValues(ByteBuffer buffer) {
     return new KeyValue(new ArrayList<>(BsonDocumentType.INSTANCE.read(buffer).values()));
   }
 
-  @Override
-  public int getMemory(KeyValue key) {
+  /** H2's estimate of a key's heap footprint, by which it sizes its cache and splits pages. */
+  static int memory(KeyValue key) {
     int size = 48;
     for (Object value : key) {
       size += value instanceof CharSequence text ? 48 + text.length() : 32;

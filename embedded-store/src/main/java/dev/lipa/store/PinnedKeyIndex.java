@@ -4,7 +4,6 @@ import de.bwaldvogel.mongo.MongoCollection;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.exception.KeyConstraintError;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -94,22 +93,8 @@ final class PinnedKeyIndex<P> extends de.bwaldvogel.mongo.backend.Index<P> {
    */
   static Map<String, Object> conditions(Document query) {
     Map<String, Object> conditions = new HashMap<>();
-    collect(query, conditions);
+    QueryPlanner.conditions(query).forEach((field, found) -> conditions.put(field, found.getFirst()));
     return conditions;
-  }
-
-  private static void collect(Document query, Map<String, Object> conditions) {
-    for (Map.Entry<String, Object> entry : query.entrySet()) {
-      if (entry.getKey().equals("$and") && entry.getValue() instanceof List<?> clauses) {
-        for (Object clause : clauses) {
-          if (clause instanceof Document document) {
-            collect(document, conditions);
-          }
-        }
-      } else if (!entry.getKey().startsWith("$")) {
-        conditions.putIfAbsent(entry.getKey(), entry.getValue());
-      }
-    }
   }
 
   @Override

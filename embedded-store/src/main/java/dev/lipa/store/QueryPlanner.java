@@ -7,7 +7,6 @@ import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.bson.MaxKey;
 import de.bwaldvogel.mongo.bson.MinKey;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -18,8 +17,10 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -54,6 +55,22 @@ final class QueryPlanner {
   private static final String ID = "_id";
 
   private QueryPlanner() {
+  }
+
+  /**
+   * Answers a query through the plan for it, or the store's own way ({@code unplanned}: a unique index's lookup, or a
+   * scan) when there is none: the matching documents in the plan's order, sorted further by {@code sort} only when the
+   * plan gives none of the requested order, then handed to the store's last pass ({@code finish}: skip, limit,
+   * projection, first batch). The collection lends what is protected there.
+   */
+  static <P, R> R query(List<Index<P>> indexes, Document query, Document orderBy, Function<P, Document> load,
+      Predicate<Document> matches, Comparator<Document> sort, Supplier<R> unplanned,
+      BiFunction<Stream<Document>, Comparator<Document>, R> finish) {
+    Plan<P> plan = plan(indexes, query, orderBy);
+    if (plan == null) {
+      return unplanned.get();
+    }
+    return finish.apply(plan.documents(load, matches, sort), plan.ordered() ? null : sort);
   }
 
   /**
@@ -191,7 +208,7 @@ final class QueryPlanner {
         if (operators.containsKey("$eq") && indexable(operators.get("$eq"))) {
           return List.of(operators.get("$eq"));
         }
-        if (operators.get("$in") instanceof Collection<?> values && !values.isEmpty()
+        if (operators.get("$in") instanceof java.util.Collection<?> values && !values.isEmpty()
             && values.stream().allMatch(QueryPlanner::indexable)) {
           return List.copyOf(new java.util.LinkedHashSet<>(values));
         }
@@ -200,7 +217,7 @@ final class QueryPlanner {
     return null;
   }
 
-  /** The bounds of a range condition: the first lower and the first upper bound found (only one on a multikey field). */
+  /** The bounds of a range condition: the first lower and first upper bound found (one only on a multikey field). */
   private static Bounds bounds(List<Object> conditions, boolean multikey) {
     if (conditions == null) {
       return null;
@@ -238,7 +255,7 @@ final class QueryPlanner {
 
   /** A value the index holds as a key: not null, not a list, not an embedded document, not a regular expression. */
   private static boolean indexable(Object value) {
-    return value != null && !(value instanceof Document) && !(value instanceof Collection<?>)
+    return value != null && !(value instanceof Document) && !(value instanceof java.util.Collection<?>)
         && !(value instanceof Map<?, ?>) && !(value instanceof Pattern) && !(value instanceof BsonRegularExpression)
         && !(value instanceof MinKey) && !(value instanceof MaxKey);
   }

@@ -2,9 +2,7 @@ package dev.lipa.store;
 
 import de.bwaldvogel.mongo.backend.KeyValue;
 import de.bwaldvogel.mongo.backend.ValueComparator;
-import de.bwaldvogel.mongo.bson.Document;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.h2.mvstore.WriteBuffer;
@@ -72,28 +70,20 @@ final class SortedKeyType extends BasicDataType<KeyValue> implements Comparator<
     return descending[position] ? -order : order;
   }
 
-  /** A stored key as a BSON document of its values ({"0": ..., "1": ...}), written and read as the documents are. */
+  /** A stored key as a BSON document of its values, as the unique indexes' keys are ({@link KeyValueType}). */
   @Override
   public void write(WriteBuffer buffer, KeyValue key) {
-    Document values = new Document();
-    for (int i = 0; i < key.size(); i++) {
-      values.put(String.valueOf(i), key.get(i));
-    }
-    BsonDocumentType.INSTANCE.write(buffer, values);
+    KeyValueType.writeValues(buffer, key);
   }
 
   @Override
   public KeyValue read(ByteBuffer buffer) {
-    return new KeyValue(new ArrayList<>(BsonDocumentType.INSTANCE.read(buffer).values()));
+    return KeyValueType.readValues(buffer);
   }
 
   @Override
   public int getMemory(KeyValue key) {
-    int size = 48;
-    for (Object value : key) {
-      size += value instanceof CharSequence text ? 48 + text.length() : 32;
-    }
-    return size;
+    return KeyValueType.memory(key);
   }
 
   @Override

@@ -20,7 +20,6 @@ import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.wire.message.MongoQuery;
 import io.netty.channel.Channel;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -87,7 +86,6 @@ public final class StoreBackends {
     convertToBson(name);
     FatalState fatal = new FatalState(onFatal);
     MVStore store = new MVStore.Builder().fileName(name).autoCommitDisabled().autoCommitBufferSize(0)
-        .cacheSize(pageCacheMegabytes())
         .backgroundExceptionHandler((thread, e) -> fatal.fail("the H2 writer failed", e)).open();
     try {
       return new H2(store, durability, housekeeping, fatal);
@@ -95,16 +93,6 @@ public final class StoreBackends {
       store.closeImmediately();
       throw e;
     }
-  }
-
-  /**
-   * H2's page cache, in MB: a quarter of the heap, between 16 (H2's default) and 256. With H2's 16 MB a file of a
-   * million payments missed the cache on most index pages of every insert (each a page of the file read and decoded
-   * again); the cache is bounded, so the heap still does not grow with the documents.
-   */
-  static int pageCacheMegabytes() {
-    long quarter = Runtime.getRuntime().maxMemory() / 4 / (1024 * 1024);
-    return (int) Math.max(16, Math.min(256, quarter));
   }
 
   /** The group commit of an on-disk backend made here: for tests and the benchmark. */
@@ -198,14 +186,10 @@ public final class StoreBackends {
             @Override
             protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize,
                 Document fields) {
-              QueryPlanner.Plan<Integer> plan = QueryPlanner.plan(getIndexes(), query, orderBy);
-              if (plan == null) {
-                return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
-              }
-              Comparator<Document> sort = deriveComparator(orderBy);
-              Stream<Document> documents = plan.documents(this::getDocument, d -> documentMatchesQuery(d, query), sort);
-              return matchDocumentsFromStream(EVERYTHING, documents, skip, limit, batchSize,
-                  plan.ordered() ? null : sort, fields);
+              return QueryPlanner.query(getIndexes(), query, orderBy, this::getDocument,
+                  d -> documentMatchesQuery(d, query), deriveComparator(orderBy),
+                  () -> super.queryDocuments(query, orderBy, skip, limit, batchSize, fields),
+                  (found, sort) -> matchDocumentsFromStream(EVERYTHING, found, skip, limit, batchSize, sort, fields));
             }
 
             @Override
@@ -349,14 +333,10 @@ public final class StoreBackends {
           @Override
           protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize,
               Document fields) {
-            QueryPlanner.Plan<Object> plan = QueryPlanner.plan(getIndexes(), query, orderBy);
-            if (plan == null) {
-              return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
-            }
-            Comparator<Document> sort = deriveComparator(orderBy);
-            Stream<Document> documents = plan.documents(this::getDocument, d -> documentMatchesQuery(d, query), sort);
-            return matchDocumentsFromStream(EVERYTHING, documents, skip, limit, batchSize,
-                plan.ordered() ? null : sort, fields);
+            return QueryPlanner.query(getIndexes(), query, orderBy, this::getDocument,
+                d -> documentMatchesQuery(d, query), deriveComparator(orderBy),
+                () -> super.queryDocuments(query, orderBy, skip, limit, batchSize, fields),
+                (found, sort) -> matchDocumentsFromStream(EVERYTHING, found, skip, limit, batchSize, sort, fields));
           }
 
           @Override
