@@ -337,10 +337,9 @@ final class QueryPlanner {
      * of it. Lazy: a limit stops the reading.
      */
     Stream<Document> documents(Function<P, Document> load, Predicate<Document> matches, Comparator<Document> sort) {
-      Iterator<Document> read = new Reader<>(this, load, matches);
-      if (given > 0 && given < wanted) {
-        read = new TieSorter(read, sort, index.order(), pinned, given, this);
-      }
+      Reader<P> reader = new Reader<>(this, load, matches);
+      Iterator<Document> read = given > 0 && given < wanted
+          ? new TieSorter(reader, sort, index.order(), pinned, given) : reader;
       return StreamSupport.stream(Spliterators.spliteratorUnknownSize(read, Spliterator.ORDERED), false);
     }
   }
@@ -425,9 +424,8 @@ final class QueryPlanner {
     private Document pending;
     private KeyValue pendingKey;
 
-    TieSorter(Iterator<Document> source, Comparator<Document> sort, SortedKeyType order, int pinned, int given,
-        Plan<?> plan) {
-      this.source = (Reader<?>) source;
+    TieSorter(Reader<?> source, Comparator<Document> sort, SortedKeyType order, int pinned, int given) {
+      this.source = source;
       this.sort = sort;
       this.order = order;
       this.from = pinned;

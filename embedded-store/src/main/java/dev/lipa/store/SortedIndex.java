@@ -179,6 +179,15 @@ final class SortedIndex<P> extends Index<P> {
     return node instanceof Document document && collect(document.get(path[depth]), path, depth + 1, values);
   }
 
+  /** A document the index cannot hold: it stops serving queries for good, rather than answer without it. */
+  private void giveUp(Document document, RuntimeException e) {
+    if (!state.unusable()) {
+      log.warn("index {} cannot hold document {} ({}); queries stop using it", getName(), document.get("_id"),
+          e.toString());
+    }
+    state.markUnusable();
+  }
+
   @Override
   public P getPosition(Document document) {
     return null; // the _id index finds a document's position; this one only orders and narrows queries
@@ -199,9 +208,7 @@ final class SortedIndex<P> extends Index<P> {
         entries.put(key, position);
       }
     } catch (RuntimeException e) {
-      log.warn("index {} cannot hold document {} ({}); queries stop using it", getName(), document.get("_id"),
-          e.toString());
-      state.markUnusable();
+      giveUp(document, e);
     }
   }
 
@@ -219,7 +226,7 @@ final class SortedIndex<P> extends Index<P> {
         }
       }
     } catch (RuntimeException e) {
-      state.markUnusable();
+      giveUp(document, e);
     }
     return position;
   }
@@ -253,9 +260,7 @@ final class SortedIndex<P> extends Index<P> {
         }
       }
     } catch (RuntimeException e) {
-      log.warn("index {} cannot hold document {} ({}); queries stop using it", getName(), newDocument.get("_id"),
-          e.toString());
-      state.markUnusable();
+      giveUp(newDocument, e);
     }
   }
 
