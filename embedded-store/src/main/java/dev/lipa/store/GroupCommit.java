@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -11,80 +12,113 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
+import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 
 /**
- * Group commit for the on-disk store: a command is answered only once a commit of the H2 file covers everything it
- * wrote and everything it read, so a crash of the store can never undo what a client was told, nor what a client acted
- * on. H2's own background writer is off (it committed about once a second, after the answers had left).
+ * Group commit for the on-disk store: a command is answered only once everything it wrote and everything it read is on
+ * the disk, so a crash of the store can never undo what a client was told, nor what a client acted on. H2's own
+ * background writer is off (it committed about once a second, after the answers had left).
  *
- * <p>Commands run under the shared side of a read-write lock, and one committer thread commits under the exclusive
- * side, so a commit never falls in the middle of a command: H2 captures the maps' roots one after the other while it
- * commits, and a commit inside a command could store a document without its index entries. Commits are counted in
- * rounds: a command notes, still under the shared lock, which round it needs (the next one if the file lacks anything
- * in memory, else the round being written, if any), and waits for it after releasing the lock. While one round is
- * written (and forced to the disk, with fsync on, outside the exclusive lock), the commands that arrive run and gather
- * for the next one. In a round that writes, the committer also compacts a few sparse chunks, which H2's background
- * writer did before (see {@link Housekeeping}).
+ * <p>What a command changes in a document is appended to the {@link WriteAheadLog} as it is made. A command notes,
+ * at its end, the last record appended so far by anyone (it may have read any of them) and waits until the log is on
+ * the disk up to there. One committer thread writes and forces the log: the commands that arrive while it forces one
+ * group of records form the next group. A command that changes the file's structure (creates or drops a collection or
+ * an index) is not in the log; it waits for the next checkpoint instead.
  *
- * <p>H2 keeps a dead chunk's space for a retention time (45 s by default, for file systems that flush late) before it
- * writes over it; at hundreds of commits a second that alone grew a file by a gigabyte. Here there is none beyond H2's
- * last five versions, and what makes overwriting safe is the disk flush: with fsync on, every commit is on the disk
- * before the next one can reuse anything; with fsync off, the committer flushes the file once a second and pins the
- * version it flushed, so no chunk that version still needs is overwritten before the next flush. No reader spans a
- * commit (commands hold the shared lock, and mongo-java-server's cursors hold documents, not map iterators), so none
- * needs an old chunk longer: a reader that did (a lazy cursor over an H2 map across getMore calls) would need the
- * retention back.
+ * <p>A checkpoint commits the H2 file: about once a second ({@link Durability#checkpointEvery}), sooner when the log has
+ * grown by {@link #CHECKPOINT_BYTES} or a structural command waits. Commands run under the shared side of a read-write
+ * lock and the checkpoint takes the exclusive side, so a commit never falls in the middle of a command (H2 captures the
+ * maps' roots one after the other while it commits, and a commit inside a command could store a document without its
+ * index entries). The commit carries the log's last sequence number (map {@value #CHECKPOINT_MAP}); once it is on the
+ * disk the log's older segments are deleted. Every checkpoint is forced to the disk, whatever the fsync setting, before
+ * the next one can overwrite anything it needs, which is what makes H2's retention of dead chunks unnecessary (H2's 45 s
+ * default grew a file by a gigabyte under hundreds of commits a second). A checkpoint also compacts a few sparse chunks,
+ * which H2's background writer did before (see {@link Housekeeping}).
  */
 final class GroupCommit implements AutoCloseable {
 
   /** Dead chunks are reused once H2's last five versions no longer need them (see above). */
   private static final int RETENTION_MILLIS = 0;
-  /** With fsync off: how often the committer flushes the file to the disk all the same. */
-  private static final long FLUSH_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
+  static final long CHECKPOINT_BYTES = Long.getLong("lipa.store.checkpoint-bytes", 64L << 20);
+  /** The map in the H2 file that holds the last log record a checkpoint covers. */
+  static final String CHECKPOINT_MAP = "lipa.wal";
+  static final String CHECKPOINT_KEY = "through";
+  /** Commands that change the file's structure; they wait for a checkpoint, whatever they turn out to change. */
+  private static final Set<String> STRUCTURAL = Set.of("create", "createindexes", "drop", "dropdatabase",
+      "dropindexes", "deleteindexes", "renamecollection");
+  /** Set by the store while a command changes the file's structure outside the log (see {@link #structureChanged}). */
+  private static final ThreadLocal<boolean[]> STRUCTURE_CHANGED = ThreadLocal.withInitial(() -> new boolean[1]);
 
   private final MVStore store;
+  private final WriteAheadLog log;
+  private final MVMap<String, Long> checkpoints;
   private final Durability durability;
   private final Housekeeping housekeeping;
   private final FatalState fatal;
-  /** Non-fair: a waiting committer holds back commands that arrive after it, so a commit never starves. */
+  /** Non-fair: a waiting checkpoint holds back commands that arrive after it, so a checkpoint never starves. */
   private final ReentrantReadWriteLock commands = new ReentrantReadWriteLock();
   private final ReentrantLock progress = new ReentrantLock();
   private final Condition wanted = progress.newCondition();
   private final Condition done = progress.newCondition();
   private final Thread committer;
-  /** Rounds begun; written under the exclusive lock, read under the shared one. */
-  private volatile long started;
-  /** Rounds whose commit is in the file (and on the disk, with fsync on); under {@code progress}. */
-  private long finished;
-  /** The highest round a waiting command needs; under {@code progress}. */
+  /** The last log record on the disk (in the log, or in a checkpoint); under {@code progress}. */
+  private long durable;
+  /** The highest log record a waiting command needs on the disk; under {@code progress}. */
   private long requested;
+  /** Checkpoints begun; written under the exclusive lock, read under the shared one. */
+  private volatile long checkpointsStarted;
+  /** Checkpoints on the disk; under {@code progress}. */
+  private long checkpointsFinished;
+  /** The highest checkpoint a waiting structural command needs; under {@code progress}. */
+  private long checkpointsRequested;
+  /** Groups of log records forced to the disk, for tests and the benchmark; under {@code progress}. */
+  private long groups;
+  private long lastCheckpoint = System.nanoTime();
   private volatile boolean closing;
-  /** Closed: the last round is done, and no command gets another. */
+  /** Closed: the last checkpoint is done, and no command gets another. */
   private volatile boolean stopped;
-  /** With fsync off: the version the last flush made durable, kept from being overwritten; committer's thread. */
-  private MVStore.TxCounter flushed;
-  private long lastFlush = System.nanoTime();
-  private boolean unflushed;
 
-  GroupCommit(MVStore store, Durability durability, Housekeeping housekeeping, FatalState fatal) {
+  /**
+   * Starts the group commit of an opened file whose log has been replayed: what the replay changed is checkpointed
+   * first, before any command can run.
+   */
+  GroupCommit(MVStore store, WriteAheadLog log, Durability durability, Housekeeping housekeeping, FatalState fatal) {
     this.store = store;
+    this.log = log;
     this.durability = durability;
     this.housekeeping = housekeeping;
     this.fatal = fatal;
+    this.checkpoints = store.openMap(CHECKPOINT_MAP);
     fatal.onFailure(this::wakeEveryone);
     store.setRetentionTime(RETENTION_MILLIS);
-    store.commit(); // whatever opening the databases created, before the first answer
-    flush();
-    committer = Thread.ofPlatform().name("store-committer").daemon().start(this::commitRounds);
+    checkpoints.put(CHECKPOINT_KEY, log.appended());
+    store.commit(); // whatever opening the databases and replaying the log changed, before the first answer
+    store.sync();
+    log.begin();
+    durable = log.appended();
+    committer = Thread.ofPlatform().name("store-committer").daemon().start(this::commitGroups);
+  }
+
+  /** The last log record the file's last checkpoint covers (0 for a file without a log yet). */
+  static long checkpointed(MVStore store) {
+    Long through = store.<String, Long>openMap(CHECKPOINT_MAP).get(CHECKPOINT_KEY);
+    return through == null ? 0 : through;
+  }
+
+  /** Tells the running command that it changed the file's structure, which the log does not hold. */
+  static void structureChanged() {
+    STRUCTURE_CHANGED.get()[0] = true;
   }
 
   /**
-   * Runs a command under the shared lock and returns its answer once the file holds what it did and saw. A command that
+   * Runs a command under the shared lock and returns its answer once the disk holds what it did and saw. A command that
    * fails is held back the same way (it may have written part of its work) before its failure is thrown.
    */
-  <T> T run(Supplier<T> command) {
+  <T> T run(String name, Supplier<T> command) {
     refuseIfDown();
+    boolean[] structural = STRUCTURE_CHANGED.get();
+    structural[0] = name != null && STRUCTURAL.contains(name.toLowerCase(java.util.Locale.ROOT));
     T answer = null;
     RuntimeException failure = null;
     long needed;
@@ -100,11 +134,16 @@ final class GroupCommit implements AutoCloseable {
         throw e;
       }
       refuseIfDown();
-      needed = store.hasUnsavedChanges() ? started + 1 : started;
+      needed = structural[0] ? checkpointsStarted + 1 : log.appended();
     } finally {
       shared.unlock();
     }
-    awaitRound(needed);
+    if (structural[0]) {
+      structural[0] = false;
+      awaitCheckpoint(needed);
+    } else {
+      awaitLog(needed);
+    }
     if (failure != null) {
       throw failure;
     }
@@ -115,33 +154,45 @@ final class GroupCommit implements AutoCloseable {
     return housekeeping;
   }
 
-  /** Commits rounds (these finished so far), for tests and the benchmark. */
+  /** Groups of log records forced to the disk so far, for tests and the benchmark. */
   long rounds() {
     progress.lock();
     try {
-      return finished;
+      return groups;
+    } finally {
+      progress.unlock();
+    }
+  }
+
+  /** Checkpoints of the H2 file so far, for tests. */
+  long checkpoints() {
+    progress.lock();
+    try {
+      return checkpointsFinished;
     } finally {
       progress.unlock();
     }
   }
 
   /**
-   * Copies the file as it is between two commits, which is what a {@code kill -9} of the store would leave: a
-   * consistent copy while the store runs (commands wait meanwhile). For tests.
+   * Copies the file and its log as they are between two commands, which is what a {@code kill -9} of the store would
+   * leave (commands wait meanwhile): the log's records not yet written are written, not forced. For tests.
    */
   void copyTo(Path target) throws IOException {
     Lock exclusive = commands.writeLock();
     exclusive.lock();
     try {
+      log.write(false);
       Files.copy(Path.of(store.getFileStore().getFileName()), target, StandardCopyOption.REPLACE_EXISTING);
+      log.copyBeside(target);
     } finally {
       exclusive.unlock();
     }
   }
 
   /**
-   * Stops the committer after the rounds commands still wait for, and commits what is left. The store refuses commands
-   * from then on, without calling it a failure.
+   * Stops the committer after the groups commands still wait for, and checkpoints what is left. The store refuses
+   * commands from then on, without calling it a failure.
    */
   @Override
   public void close() {
@@ -158,13 +209,13 @@ final class GroupCommit implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     if (!fatal.failed() && !store.isClosed()) {
-      commitRound();
-      flush();
-      if (flushed != null) {
-        store.deregisterVersionUsage(flushed); // H2 closes the file with no version pinned
-        flushed = null;
+      try {
+        checkpoint();
+      } catch (RuntimeException e) {
+        fatal.fail("the H2 writer failed", e); // what the log holds is applied again at the next start
       }
     }
+    log.close();
     stopped = true;
     wakeEveryone();
   }
@@ -183,17 +234,17 @@ final class GroupCommit implements AutoCloseable {
     }
   }
 
-  private void awaitRound(long round) {
+  private void awaitLog(long record) {
     progress.lock();
     try {
-      if (finished >= round) {
+      if (durable >= record) {
         return;
       }
-      if (round > requested) {
-        requested = round;
+      if (record > requested) {
+        requested = record;
         wanted.signal();
       }
-      while (finished < round) {
+      while (durable < record) {
         refuseIfDown();
         done.awaitUninterruptibly();
       }
@@ -202,85 +253,126 @@ final class GroupCommit implements AutoCloseable {
     }
   }
 
-  private void commitRounds() {
+  private void awaitCheckpoint(long checkpoint) {
+    progress.lock();
     try {
-      while (awaitWork()) {
-        if (durability.linger().isPositive()) {
+      if (checkpoint > checkpointsRequested) {
+        checkpointsRequested = checkpoint;
+        wanted.signal();
+      }
+      while (checkpointsFinished < checkpoint) {
+        refuseIfDown();
+        done.awaitUninterruptibly();
+      }
+    } finally {
+      progress.unlock();
+    }
+  }
+
+  private void commitGroups() {
+    try {
+      while (true) {
+        Work work = awaitWork();
+        if (work == Work.STOP) {
+          return;
+        }
+        if (work == Work.LOG && durability.linger().isPositive()) {
           LockSupport.parkNanos(durability.linger().toNanos());
         }
-        commitRound();
+        if (work == Work.CHECKPOINT || checkpointDue()) {
+          checkpoint();
+        } else {
+          writeLog();
+        }
       }
     } catch (Throwable e) {
       fatal.fail("the H2 writer failed", e);
     }
   }
 
-  /** Waits until a command needs a round or a flush is due (true), or the store closes (false). */
-  private boolean awaitWork() throws InterruptedException {
+  private enum Work { LOG, CHECKPOINT, STOP }
+
+  /** Waits until a command needs the log written, or a checkpoint is due or needed, or the store closes. */
+  private Work awaitWork() throws InterruptedException {
     progress.lock();
     try {
-      while (requested <= finished) {
+      while (true) {
         if (closing || fatal.failed()) {
-          return false;
+          return Work.STOP;
         }
-        if (!wanted.await(FLUSH_EVERY_NANOS, TimeUnit.NANOSECONDS) && flushDue()) {
-          return true;
+        if (checkpointsRequested > checkpointsFinished || checkpointDue()) {
+          return Work.CHECKPOINT;
         }
+        if (requested > durable) {
+          return Work.LOG;
+        }
+        long wait = durability.checkpointEvery().toNanos() - (System.nanoTime() - lastCheckpoint);
+        wanted.await(Math.max(wait, TimeUnit.MILLISECONDS.toNanos(1)), TimeUnit.NANOSECONDS);
       }
-      return !fatal.failed();
     } finally {
       progress.unlock();
     }
   }
 
-  private void commitRound() {
-    long round;
-    Lock exclusive = commands.writeLock();
-    exclusive.lock();
-    try {
-      round = started + 1;
-      started = round;
-      if (store.hasUnsavedChanges()) {
-        housekeeping.compactBeforeCommit(store); // rides in this round's commit
-      }
-      if (store.commit() >= 0) {
-        unflushed = true;
-      }
-      if (store.isClosed()) {
-        throw new IllegalStateException("the store's file was closed under it");
-      }
-    } finally {
-      exclusive.unlock();
-    }
-    if (unflushed && durability.fsync() || flushDue()) {
-      flush(); // outside the exclusive lock: the next round's commands run meanwhile
-    }
+  /** A checkpoint is due when the log's records are a checkpoint interval old, or more than {@link #CHECKPOINT_BYTES}. */
+  private boolean checkpointDue() {
+    long bytes = log.appendedBytes();
+    return bytes > 0
+        && (System.nanoTime() - lastCheckpoint >= durability.checkpointEvery().toNanos() || bytes >= CHECKPOINT_BYTES);
+  }
+
+  /** Writes the log's new records, forced to the disk with fsync on, and answers the commands that waited for them. */
+  private void writeLog() {
+    long through = log.write(durability.fsync());
     progress.lock();
     try {
-      finished = round;
+      durable = Math.max(durable, through);
+      groups++;
       done.signalAll();
     } finally {
       progress.unlock();
     }
   }
 
-  private boolean flushDue() {
-    return unflushed && System.nanoTime() - lastFlush >= FLUSH_EVERY_NANOS;
-  }
-
   /**
-   * Forces the file to the disk. With fsync off it also pins the version it made durable (and lets go of the one
-   * before), so that H2 writes over no chunk that version needs until the next flush has made a newer one durable.
+   * Commits the H2 file with the last log record it covers, starts a new log segment, forces the commit to the disk
+   * (outside the exclusive lock: the next commands run meanwhile) and deletes the log's older segments.
    */
-  private void flush() {
-    MVStore.TxCounter pin = durability.fsync() ? null : store.registerVersionUsage();
-    store.sync();
-    if (flushed != null) {
-      store.deregisterVersionUsage(flushed);
+  private void checkpoint() {
+    long checkpoint;
+    long through;
+    Lock exclusive = commands.writeLock();
+    exclusive.lock();
+    try {
+      checkpoint = checkpointsStarted + 1;
+      checkpointsStarted = checkpoint;
+      log.write(false); // a crash before the commit is on the disk leaves these records to replay
+      through = log.appended();
+      if (!Long.valueOf(through).equals(checkpoints.get(CHECKPOINT_KEY))) {
+        checkpoints.put(CHECKPOINT_KEY, through);
+      }
+      if (store.hasUnsavedChanges()) {
+        housekeeping.compactBeforeCommit(store); // rides in this commit
+        store.commit();
+      }
+      if (store.isClosed()) {
+        throw new IllegalStateException("the store's file was closed under it");
+      }
+      log.roll();
+    } finally {
+      exclusive.unlock();
     }
-    flushed = pin;
-    lastFlush = System.nanoTime();
-    unflushed = false;
+    store.sync();
+    log.deleteCheckpointed();
+    lastCheckpoint = System.nanoTime();
+    progress.lock();
+    try {
+      durable = Math.max(durable, through);
+      checkpointsFinished = checkpoint;
+      done.signalAll();
+    } finally {
+      progress.unlock();
+    }
   }
 
   private void wakeEveryone() {

@@ -3,6 +3,7 @@ package dev.lipa.store;
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoCollection;
 import de.bwaldvogel.mongo.MongoDatabase;
+import de.bwaldvogel.mongo.backend.ArrayFilters;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.DocumentWithPosition;
@@ -10,6 +11,7 @@ import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
 import de.bwaldvogel.mongo.backend.KeyValue;
 import de.bwaldvogel.mongo.backend.QueryResult;
+import de.bwaldvogel.mongo.backend.Utils;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.h2.H2Collection;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
@@ -17,6 +19,8 @@ import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.oplog.NoopOplog;
+import de.bwaldvogel.mongo.oplog.Oplog;
 import de.bwaldvogel.mongo.wire.message.MongoQuery;
 import io.netty.channel.Channel;
 import java.nio.file.Path;
@@ -88,7 +92,7 @@ public final class StoreBackends {
     MVStore store = new MVStore.Builder().fileName(name).autoCommitDisabled().autoCommitBufferSize(0)
         .backgroundExceptionHandler((thread, e) -> fatal.fail("the H2 writer failed", e)).open();
     try {
-      return new H2(store, durability, housekeeping, fatal);
+      return new H2(store, Path.of(name), durability, housekeeping, fatal);
     } catch (RuntimeException e) {
       store.closeImmediately();
       throw e;
@@ -239,22 +243,58 @@ public final class StoreBackends {
     private final boolean opened;
     private final GroupCommit commits;
 
-    H2(MVStore store, Durability durability, Housekeeping housekeeping, FatalState fatal) {
+    /** The write-ahead log; null until the records after the file's last checkpoint have been applied again. */
+    private final WriteAheadLog wal;
+
+    H2(MVStore store, Path file, Durability durability, Housekeeping housekeeping, FatalState fatal) {
       super(store);
       opened = true;
-      this.commits = new GroupCommit(store, durability, housekeeping, fatal);
+      WriteAheadLog replayed = WriteAheadLog.open(file, GroupCommit.checkpointed(store), this::replay);
+      this.wal = replayed;
+      this.commits = new GroupCommit(store, replayed, durability, housekeeping, fatal);
     }
 
-    /** Every command (OP_MSG, and OP_QUERY on {@code $cmd}) is answered once the file holds what it did and saw. */
+    /** Every command (OP_MSG, and OP_QUERY on {@code $cmd}) is answered once the disk holds what it did and saw. */
     @Override
     public Document handleCommand(Channel channel, String database, String command, Document query) {
-      return commits.run(() -> super.handleCommand(channel, database, command, query));
+      return commits.run(command, () -> super.handleCommand(channel, database, command, query));
     }
 
     /** A legacy OP_QUERY on a collection, the same way. */
     @Override
     public QueryResult handleQuery(MongoQuery query) {
-      return commits.run(() -> super.handleQuery(query));
+      return commits.run(null, () -> super.handleQuery(query));
+    }
+
+    /**
+     * Applies a logged change again, through the collection (so its indexes follow): the document's new state replaces
+     * the one the file holds (or is inserted), or the document is removed.
+     */
+    private void replay(WriteAheadLog.Change change) {
+      MongoDatabase database = resolveDatabase(change.database());
+      MongoCollection<?> collection = database.resolveCollection(change.collection(), false);
+      if (collection == null) {
+        collection = database.createCollectionOrThrowIfExists(change.collection(), CollectionOptions.withDefaults());
+      }
+      Document selector = new Document("_id", change.id());
+      if (change.document() == null) {
+        collection.deleteDocuments(selector, 1, NoopOplog.get());
+      } else {
+        collection.updateDocuments(selector, change.document(), ArrayFilters.empty(), false, true, NoopOplog.get());
+      }
+    }
+
+    /**
+     * Logs a change of a document as it is made, before the file's map changes, so that no command can see a change
+     * that is not in the log. The system collections (index and namespace descriptions) change with the file's
+     * structure, which a checkpoint carries instead.
+     */
+    private void logged(H2Collection collection, Object id, Document document) {
+      if (collection.getCollectionName().startsWith("system.")) {
+        GroupCommit.structureChanged();
+      } else if (wal != null) {
+        wal.append(collection.getDatabaseName(), collection.getCollectionName(), id, document);
+      }
     }
 
     GroupCommit commits() {
@@ -300,6 +340,9 @@ public final class StoreBackends {
       protected MongoCollection<Object> openOrCreateCollection(String collection, CollectionOptions options) {
         String namespace = getFullCollectionNamespace(collection);
         MVStore store = getMvStore();
+        if (opened) {
+          GroupCommit.structureChanged(); // a new collection: its maps come with the next checkpoint
+        }
         MVMap<Object, Document> data = store.openMap(DATA_PREFIX + namespace, bsonDocuments());
         MVMap<String, Object> meta = store.openMap(META_PREFIX + namespace);
         return new H2Collection(this, collection, options, data, meta, cursorRegistry) {
@@ -310,12 +353,22 @@ public final class StoreBackends {
           // as one.
           @Override
           protected Object addDocumentInternal(Document document) {
-            return super.addDocumentInternal(document.cloneDeeply());
+            Document copy = document.cloneDeeply();
+            logged(this, getIdField() == null ? null : Utils.getSubdocumentValue(copy, getIdField()), copy);
+            return super.addDocumentInternal(copy);
           }
 
           @Override
           protected void handleUpdate(Object position, Document oldDocument, Document newDocument) {
-            super.handleUpdate(position, oldDocument, newDocument.cloneDeeply());
+            Document copy = newDocument.cloneDeeply();
+            logged(this, position, copy);
+            super.handleUpdate(position, oldDocument, copy);
+          }
+
+          @Override
+          protected void removeDocument(Object position) {
+            logged(this, position, null);
+            super.removeDocument(position);
           }
 
           @Override
@@ -358,6 +411,9 @@ public final class StoreBackends {
       protected Index<Object> openOrCreateUniqueIndex(String collection, String indexName, List<IndexKey> keys,
           boolean sparse) {
         String name = getFullCollectionNamespace(collection) + INDEX_INFIX + indexName;
+        if (opened) {
+          GroupCommit.structureChanged();
+        }
         IndexStates.State state = states().of(name, getMvStore().hasMap(name));
         getMvStore().openMap(name, uniqueKeys());
         return new PinnedKeyIndex<>(indexName, super.openOrCreateUniqueIndex(collection, indexName, keys, sparse),
@@ -375,6 +431,9 @@ public final class StoreBackends {
         String namespace = getFullCollectionNamespace(collection);
         String name = namespace + SORTED_INFIX + indexName;
         MVStore store = getMvStore();
+        if (opened) {
+          GroupCommit.structureChanged();
+        }
         IndexStates.State state = states().of(name, store.hasMap(name));
         SortedKeyType order = SortedIndex.order(keys);
         MVMap<KeyValue, Boolean> map = store.openMap(name, new MVMap.Builder<KeyValue, Boolean>().keyType(order));
@@ -392,7 +451,14 @@ public final class StoreBackends {
       }
 
       @Override
+      public void dropCollection(String collectionName, Oplog oplog) {
+        GroupCommit.structureChanged();
+        super.dropCollection(collectionName, oplog);
+      }
+
+      @Override
       protected void dropIndex(MongoCollection<Object> collection, String indexName) {
+        GroupCommit.structureChanged();
         super.dropIndex(collection, indexName);
         String namespace = getFullCollectionNamespace(collection.getCollectionName());
         for (String name : List.of(namespace + SORTED_INFIX + indexName, namespace + INDEX_INFIX + indexName)) {

@@ -139,7 +139,10 @@ class GroupCommitIntegrationTests {
   @Test
   void aFileUnderManyUpdatesOfTheSameDocumentsStopsGrowing() throws Exception {
     Path file = directory.resolve("updates.mv");
-    MongoBackend backend = StoreBackends.h2(file);
+    // a checkpoint every 50 ms: the file is committed as often in a few seconds as in a minute of the default
+    MongoBackend backend = StoreBackends.h2(file, Durability.DEFAULT.withCheckpointEvery(Duration.ofMillis(50)),
+        StoreFailure.LOG);
+    GroupCommit commits = StoreBackends.groupCommit(backend);
     MongoServer server = new MongoServer(backend);
     server.bind(new InetSocketAddress("127.0.0.1", 0), 1, 8);
     try (MongoClient client = client(server)) {
@@ -149,8 +152,11 @@ class GroupCommitIntegrationTests {
         documents.add(new Document("_id", "a-" + n).append("balance", 0).append("padding", "x".repeat(200)));
       }
       accounts.insertMany(documents);
+      long checkpointsBefore = commits.checkpoints();
       List<Long> sizes = new ArrayList<>();
-      for (int pass = 0; pass < 16; pass++) {
+      List<Long> checkpoints = new ArrayList<>();
+      int passes = 0;
+      while (commits.checkpoints() - checkpointsBefore < 40 || passes < 16) {
         List<CompletableFuture<Void>> updaters = new ArrayList<>();
         for (int u = 0; u < 8; u++) {
           int updater = u;
@@ -161,12 +167,15 @@ class GroupCommitIntegrationTests {
           }, Thread::startVirtualThread));
         }
         CompletableFuture.allOf(updaters.toArray(CompletableFuture[]::new)).join();
+        passes++;
         sizes.add(Files.size(file));
+        checkpoints.add(commits.checkpoints() - checkpointsBefore);
       }
-      // 2,000 documents of about 250 bytes: half a megabyte of data, rewritten 16 times over
-      assertThat(accounts.countDocuments(Filters.eq("balance", 16))).isEqualTo(2_000);
+      // 2,000 documents of about 250 bytes: half a megabyte of data, rewritten pass after pass, over 40 checkpoints
+      assertThat(accounts.countDocuments(Filters.eq("balance", passes))).isEqualTo(2_000);
       long settled = sizes.subList(0, 4).stream().mapToLong(Long::longValue).max().orElseThrow();
-      assertThat(sizes.subList(4, sizes.size())).as("file sizes after each pass: %s", sizes)
+      assertThat(sizes.subList(4, sizes.size()))
+          .as("file sizes after each pass: %s, after checkpoints %s", sizes, checkpoints)
           .allSatisfy(size -> assertThat(size).isLessThanOrEqualTo(settled * 3 / 2));
     } finally {
       server.shutdownNow();

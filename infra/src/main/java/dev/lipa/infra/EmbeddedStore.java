@@ -16,9 +16,11 @@ import java.util.concurrent.CountDownLatch;
  * default, so data survives a restart, or the memory backend with {@code --memory}.
  *
  * <p>Usage: {@code EmbeddedStore --port 27017 [--data var/store/lipa.mv] [--fsync on|off] [--linger-ms 0]}
- * {@code [--threads 64] [--memory] [--host 127.0.0.1]}. On H2 a write is answered only once it is committed to the file
- * (group commit), so a SIGKILL loses nothing the store answered; with {@code --fsync on} (the default) each commit is
- * also forced to the disk, so a power cut loses nothing either. A SIGTERM closes the file cleanly. When the store can
+ * {@code [--checkpoint-ms 1000] [--threads 64] [--memory] [--host 127.0.0.1]}. On H2 a write is answered only once the
+ * store's write-ahead log beside the file holds it (group commit), so a SIGKILL loses nothing the store answered; with
+ * {@code --fsync on} (the default) each group of log records is also forced to the disk, so a power cut loses nothing
+ * either. The H2 file itself is committed by a checkpoint every {@code --checkpoint-ms}, and what the log holds after
+ * the last checkpoint is applied again when the store opens. A SIGTERM closes the file cleanly. When the store can
  * no longer keep that promise (its H2 writer died, a commit failed, the heap ran out) it prints one line starting with
  * {@code store: FATAL} and halts with status {@value #FATAL_STATUS}, rather than answer some requests and lose others.
  */
@@ -37,6 +39,7 @@ public final class EmbeddedStore {
     boolean memory = false;
     boolean fsync = true;
     long lingerMillis = 0;
+    long checkpointMillis = Durability.DEFAULT.checkpointEvery().toMillis();
     // every command waits for its commit on the Netty thread that read it: the threads bound how many commands can
     // gather for one commit (Netty's default, two per core, left four writers per commit on this machine)
     int threads = 64;
@@ -48,6 +51,7 @@ public final class EmbeddedStore {
         case "--memory" -> memory = true;
         case "--fsync" -> fsync = onOff(args[++i]);
         case "--linger-ms" -> lingerMillis = Long.parseLong(args[++i]);
+        case "--checkpoint-ms" -> checkpointMillis = Long.parseLong(args[++i]);
         case "--threads" -> threads = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
@@ -57,7 +61,8 @@ public final class EmbeddedStore {
       backend = StoreBackends.memory();
     } else {
       Files.createDirectories(data.toAbsolutePath().getParent());
-      backend = StoreBackends.h2(data, new Durability(fsync, Duration.ofMillis(lingerMillis)), EmbeddedStore::halt);
+      backend = StoreBackends.h2(data, new Durability(fsync, Duration.ofMillis(lingerMillis),
+          Duration.ofMillis(checkpointMillis)), EmbeddedStore::halt);
     }
     // counts write statements per database and reports them in serverStatus, for ./platform bench
     MongoServer server = new MongoServer(new CountingStoreBackend(backend));

@@ -65,11 +65,11 @@ class EmbeddedStoreCrashIntegrationTests {
 
   @Test
   void aStoreThatCannotWriteItsFileExitsAtOnceWithOneFatalLineAndLosesNothingItAnswered() throws Exception {
-    // the file may not grow past 4 MB (RLIMIT_FSIZE; the JVM ignores SIGXFSZ, so the write fails with "File too
-    // large"), the way a full disk fails a write
+    // no file may grow past 40 MB (RLIMIT_FSIZE; the JVM ignores SIGXFSZ, so the write fails with "File too
+    // large"), the way a full disk fails a write: the write-ahead log's 32 MB segment fits, the H2 file soon does not
     Path file = directory.resolve("lipa.mv");
     Path log = directory.resolve("store.log");
-    StoreProcess limited = new StoreProcess(file, log, "ulimit -f 4096").start();
+    StoreProcess limited = new StoreProcess(file, log, "ulimit -f 40960").start();
     Writers writers = new Writers(limited.uri(), 10_000);
     int status;
     try {
