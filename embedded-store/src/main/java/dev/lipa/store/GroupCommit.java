@@ -33,8 +33,8 @@ import org.h2.mvstore.MVStore;
  * index entries). The commit carries the log's last sequence number (map {@value #CHECKPOINT_MAP}); once it is on the
  * disk the log's older segments are deleted. Every checkpoint is forced to the disk, whatever the fsync setting, before
  * the next one can overwrite anything it needs, which is what makes H2's retention of dead chunks unnecessary (H2's 45 s
- * default grew a file by a gigabyte under hundreds of commits a second). A checkpoint also compacts a few sparse chunks,
- * which H2's background writer did before (see {@link Housekeeping}).
+ * default grew a file by a gigabyte under hundreds of commits a second). A thread of its own compacts sparse chunks
+ * meanwhile, as H2's background writer did (see {@link Housekeeping}).
  */
 final class GroupCommit implements AutoCloseable {
 
@@ -62,6 +62,7 @@ final class GroupCommit implements AutoCloseable {
   private final Condition wanted = progress.newCondition();
   private final Condition done = progress.newCondition();
   private final Thread committer;
+  private final Thread compactor;
   /** The last log record on the disk (in the log, or in a checkpoint); under {@code progress}. */
   private long durable;
   /** The highest log record a waiting command needs on the disk; under {@code progress}. */
@@ -98,6 +99,7 @@ final class GroupCommit implements AutoCloseable {
     log.begin();
     durable = log.appended();
     committer = Thread.ofPlatform().name("store-committer").daemon().start(this::commitGroups);
+    compactor = Thread.ofPlatform().name("store-housekeeping").daemon().start(this::compactNowAndThen);
   }
 
   /** The last log record the file's last checkpoint covers (0 for a file without a log yet). */
@@ -205,6 +207,7 @@ final class GroupCommit implements AutoCloseable {
     }
     try {
       committer.join();
+      compactor.join(); // within a round: no interrupt, which H2 would turn into a failed compaction
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -292,6 +295,21 @@ final class GroupCommit implements AutoCloseable {
 
   private enum Work { LOG, CHECKPOINT, STOP }
 
+  private void compactNowAndThen() {
+    try {
+      while (!closing && !fatal.failed()) {
+        Thread.sleep(Housekeeping.ROUND_MILLIS);
+        if (!closing && !store.isClosed()) {
+          housekeeping.compact(store);
+        }
+      }
+    } catch (InterruptedException e) {
+      // closing
+    } catch (Throwable e) {
+      fatal.fail("the H2 writer failed while compacting", e);
+    }
+  }
+
   /** Waits until a command needs the log written, or a checkpoint is due or needed, or the store closes. */
   private Work awaitWork() throws InterruptedException {
     progress.lock();
@@ -352,7 +370,6 @@ final class GroupCommit implements AutoCloseable {
         checkpoints.put(CHECKPOINT_KEY, through);
       }
       if (store.hasUnsavedChanges()) {
-        housekeeping.compactBeforeCommit(store); // rides in this commit
         store.commit();
       }
       if (store.isClosed()) {

@@ -160,9 +160,10 @@ final class WriteAheadLog implements AutoCloseable {
 
   /**
    * Writes what was appended to the current segment, forced to the disk if {@code force}, and returns the sequence
-   * number it covers. The committer's thread only.
+   * number it covers. One write at a time (the committer's, or a test's copy): each takes the appended records and
+   * hands the buffer it emptied to the next.
    */
-  long write(boolean force) {
+  synchronized long write(boolean force) {
     ByteBuf out;
     long through;
     synchronized (appending) {
@@ -192,7 +193,7 @@ final class WriteAheadLog implements AutoCloseable {
    * Starts a new segment after a checkpoint that covers everything appended so far (no command runs meanwhile: the
    * committer holds the commands' exclusive lock). The older segments stay until {@link #deleteCheckpointed}.
    */
-  void roll() {
+  synchronized void roll() {
     synchronized (appending) {
       appendedBytes = 0;
     }
@@ -206,7 +207,7 @@ final class WriteAheadLog implements AutoCloseable {
    * Recycles the segments before the current one (one is kept as the spare, the others deleted), once a checkpoint
    * covering them is on the disk.
    */
-  void deleteCheckpointed() {
+  synchronized void deleteCheckpointed() {
     Path current = segment == null ? null : segmentName(segmentFirst);
     Path spare = spareName();
     for (Path old : segments(file)) {
@@ -225,7 +226,7 @@ final class WriteAheadLog implements AutoCloseable {
   }
 
   /** Copies the segments beside {@code target} (the copy of the H2 file) under the names they would have there. */
-  void copyBeside(Path target) throws IOException {
+  synchronized void copyBeside(Path target) throws IOException {
     for (Path segmentFile : segments(file)) {
       String suffix = segmentFile.getFileName().toString().substring(file.getFileName().toString().length());
       Files.copy(segmentFile, target.resolveSibling(target.getFileName() + suffix));

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -70,7 +71,7 @@ class GroupCommitIntegrationTests {
         Set<String> answeredBefore = Set.copyOf(answered);
         Path image = directory.resolve("copy-" + copy + ".mv");
         commits.copyTo(image);
-        assertThat(StoreFiles.ids(image, "durable", "pushes")).containsAll(answeredBefore);
+        assertThat(missing(answeredBefore, StoreFiles.ids(image, "durable", "pushes"))).isEmpty();
       }
       writing.set(false);
       CompletableFuture.allOf(writers.toArray(CompletableFuture[]::new)).join();
@@ -79,7 +80,14 @@ class GroupCommitIntegrationTests {
     } finally {
       server.shutdownNow();
     }
-    assertThat(StoreFiles.ids(directory.resolve("store.mv"), "durable", "pushes")).containsAll(answered);
+    assertThat(missing(answered, StoreFiles.ids(directory.resolve("store.mv"), "durable", "pushes"))).isEmpty();
+  }
+
+  /** What was answered and is not stored (a set difference: the writers answer hundreds of thousands of inserts). */
+  private static Set<Object> missing(Set<String> answered, Set<Object> stored) {
+    Set<Object> missing = new HashSet<>(answered);
+    missing.removeAll(stored);
+    return missing;
   }
 
   @Test

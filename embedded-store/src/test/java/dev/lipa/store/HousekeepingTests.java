@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The committer's compaction: chunks that keep one live page among dead ones (here: each commit adds a page of new,
+ * The store's compaction: chunks that keep one live page among dead ones (here: each commit adds a page of new,
  * never-changed entries beside an entry rewritten every time, as payments are written and then left alone) are
  * rewritten, so their space can be used again, a bounded amount at a time.
  */
@@ -33,7 +33,7 @@ class HousekeepingTests {
         for (MVStore store : List.of(compacted, left)) {
           store.<String, String>openMap("payments").put("hot", "balance " + round);
           if (store == compacted) {
-            housekeeping.compactBeforeCommit(store);
+            housekeeping.compact(store);
           }
           store.commit();
         }
@@ -61,7 +61,7 @@ class HousekeepingTests {
       store.commit(); // one commit: every chunk is full of live pages
       Housekeeping housekeeping = new Housekeeping(80, 64 * 1024);
 
-      assertThat(housekeeping.compactBeforeCommit(store)).isFalse();
+      assertThat(housekeeping.compact(store)).isFalse();
       assertThat(housekeeping.runs()).isZero();
     }
   }
