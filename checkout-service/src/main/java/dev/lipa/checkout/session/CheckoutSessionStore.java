@@ -9,6 +9,7 @@ import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Updates;
 import dev.lipa.common.outbox.Outbox;
+import dev.lipa.common.outbox.Outboxes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
@@ -34,9 +35,9 @@ public class CheckoutSessionStore {
   private final Outbox outbox;
   private final CheckoutOutboxEvents outboxEvents;
 
-  public CheckoutSessionStore(MongoDatabase database, Outbox checkoutOutbox, CheckoutOutboxEvents outboxEvents) {
+  public CheckoutSessionStore(MongoDatabase database, Outboxes outboxes, CheckoutOutboxEvents outboxEvents) {
     this.collection = database.getCollection(COLLECTION);
-    this.outbox = checkoutOutbox;
+    this.outbox = outboxes.of(collection);
     this.outboxEvents = outboxEvents;
     collection.createIndex(Indexes.ascending("checkoutRef"),
         new IndexOptions().name("checkout_ref").unique(true));

@@ -11,6 +11,7 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
 import dev.lipa.common.outbox.Outbox;
+import dev.lipa.common.outbox.Outboxes;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -58,9 +59,9 @@ public class StkPushStore {
   private final Outbox outbox;
   private final StkOutboxEvents outboxEvents;
 
-  public StkPushStore(MongoDatabase database, Outbox outbox, StkOutboxEvents outboxEvents) {
+  public StkPushStore(MongoDatabase database, Outboxes outboxes, StkOutboxEvents outboxEvents) {
     this.collection = database.getCollection(COLLECTION);
-    this.outbox = outbox;
+    this.outbox = outboxes.of(collection);
     this.outboxEvents = outboxEvents;
     collection.createIndex(Indexes.ascending("id"), new IndexOptions().name(ID_INDEX).unique(true));
     collection.createIndex(Indexes.ascending(REFERENCE_KEY),

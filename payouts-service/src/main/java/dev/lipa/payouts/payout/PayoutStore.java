@@ -11,6 +11,7 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
 import dev.lipa.common.outbox.Outbox;
+import dev.lipa.common.outbox.Outboxes;
 import dev.lipa.payouts.ledger.ReservationOwners;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
@@ -23,7 +24,6 @@ import java.util.UUID;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.bson.types.Decimal128;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Component;
 
 /**
@@ -52,10 +52,9 @@ public class PayoutStore implements ReservationOwners {
   private final Outbox outbox;
   private final PayoutOutboxEvents outboxEvents;
 
-  public PayoutStore(MongoDatabase database, @Qualifier("payoutOutbox") Outbox outbox,
-      PayoutOutboxEvents outboxEvents) {
+  public PayoutStore(MongoDatabase database, Outboxes outboxes, PayoutOutboxEvents outboxEvents) {
     this.collection = database.getCollection(COLLECTION);
-    this.outbox = outbox;
+    this.outbox = outboxes.of(collection);
     this.outboxEvents = outboxEvents;
     collection.createIndex(Indexes.ascending("id"), new IndexOptions().name(ID_INDEX).unique(true));
     collection.createIndex(Indexes.ascending(REFERENCE_KEY),

@@ -7,7 +7,7 @@ import com.mongodb.MongoSocketReadTimeoutException;
 import com.mongodb.ServerAddress;
 import com.mongodb.client.MongoDatabase;
 import dev.lipa.common.ids.RecordIds;
-import dev.lipa.common.outbox.Outbox;
+import dev.lipa.common.outbox.Outboxes;
 import dev.lipa.payouts.PayoutsIntegrationTest;
 import dev.lipa.payouts.ledger.Ledger;
 import dev.lipa.payouts.sendmoney.SendMoneyRequest;
@@ -16,7 +16,6 @@ import java.time.Clock;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Qualifier;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -30,8 +29,7 @@ class PayoutAcceptanceFailureIntegrationTests extends PayoutsIntegrationTest {
   @Autowired
   MongoDatabase mongo;
   @Autowired
-  @Qualifier("payoutOutbox")
-  Outbox outbox;
+  Outboxes outboxes;
   @Autowired
   PayoutOutboxEvents outboxEvents;
   @Autowired
@@ -44,7 +42,7 @@ class PayoutAcceptanceFailureIntegrationTests extends PayoutsIntegrationTest {
   @Test
   void keepsTheReservationOfAPayoutWhoseInsertWasAppliedBeforeItFailed() {
     String org = newOrganisation();
-    PayoutStore appliesThenTimesOut = new PayoutStore(mongo, outbox, outboxEvents) {
+    PayoutStore appliesThenTimesOut = new PayoutStore(mongo, outboxes, outboxEvents) {
       @Override
       public void insert(Payout payout, RequestIdentity identity) {
         super.insert(payout, identity);
@@ -64,7 +62,7 @@ class PayoutAcceptanceFailureIntegrationTests extends PayoutsIntegrationTest {
   @Test
   void releasesTheReservationAtOnceWhenThePayoutIsKnownToBeAbsent() {
     String org = newOrganisation();
-    PayoutStore failsBeforeWriting = new PayoutStore(mongo, outbox, outboxEvents) {
+    PayoutStore failsBeforeWriting = new PayoutStore(mongo, outboxes, outboxEvents) {
       @Override
       public void insert(Payout payout, RequestIdentity identity) {
         throw new MongoSocketReadTimeoutException("timed out before the write", new ServerAddress(), null);
