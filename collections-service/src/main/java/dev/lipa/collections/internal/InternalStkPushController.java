@@ -3,10 +3,11 @@ package dev.lipa.collections.internal;
 import dev.lipa.collections.stk.StkCurrency;
 import dev.lipa.collections.stk.StkPush;
 import dev.lipa.collections.stk.StkPushRequest;
-import dev.lipa.collections.stk.StkPushStore;
 import dev.lipa.collections.stk.StkPushes;
 import dev.lipa.collections.stk.TzChannel;
 import dev.lipa.common.idempotency.RequestFingerprint;
+import dev.lipa.common.once.Creation;
+import dev.lipa.common.once.Origin;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.common.web.ValidationException;
@@ -57,14 +58,11 @@ class InternalStkPushController {
     }
     String organisationId = organisation.stringValue();
     StkPushRequest request = read(object);
-    StkPushes.Acceptance acceptance;
-    try {
-      acceptance = pushes.accept(organisationId, request,
-          new StkPushStore.RequestIdentity(RequestFingerprint.of(object), null));
-    } catch (StkPushes.ReferenceConflictException e) {
-      throw ApiException.conflict(e.getMessage());
-    }
-    StkPush push = acceptance.push();
+    StkPush push = switch (pushes.accept(organisationId, request, new Origin(RequestFingerprint.of(object), null))) {
+      case Creation.Created<StkPush>(StkPush created) -> created;
+      case Creation.Replayed<StkPush>(StkPush earlier) -> earlier;
+      case Creation.Conflict<StkPush>(String message) -> throw ApiException.conflict(message);
+    };
     return ResponseEntity.status(HttpStatus.CREATED).body(Envelope.created("STK push accepted for processing",
         new Accepted(push.requestId().toString(), push.details().phoneNumber(), push.details().amount())));
   }

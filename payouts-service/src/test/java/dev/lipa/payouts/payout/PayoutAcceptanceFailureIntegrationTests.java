@@ -7,6 +7,8 @@ import com.mongodb.MongoSocketReadTimeoutException;
 import com.mongodb.ServerAddress;
 import com.mongodb.client.MongoDatabase;
 import dev.lipa.common.ids.RecordIds;
+import dev.lipa.common.once.Insert;
+import dev.lipa.common.once.Origin;
 import dev.lipa.common.outbox.Outboxes;
 import dev.lipa.payouts.PayoutsIntegrationTest;
 import dev.lipa.payouts.ledger.Ledger;
@@ -44,14 +46,14 @@ class PayoutAcceptanceFailureIntegrationTests extends PayoutsIntegrationTest {
     String org = newOrganisation();
     PayoutStore appliesThenTimesOut = new PayoutStore(mongo, outboxes, outboxEvents) {
       @Override
-      public void insert(Payout payout, RequestIdentity identity) {
-        super.insert(payout, identity);
+      public Insert insert(Payout payout, Origin origin) {
+        super.insert(payout, origin);
         throw new MongoSocketReadTimeoutException("timed out after the write", new ServerAddress(), null);
       }
     };
     Payouts payouts = new Payouts(appliesThenTimesOut, ids, ledger, clock);
 
-    assertThatThrownBy(() -> payouts.accept(org, request(250), new PayoutStore.RequestIdentity("f", null)))
+    assertThatThrownBy(() -> payouts.accept(org, request(250), new Origin("f", null)))
         .isInstanceOf(MongoSocketReadTimeoutException.class);
 
     // the sandbox rail pays the stored payout: it settles against its reservation, so the money left once
@@ -64,13 +66,13 @@ class PayoutAcceptanceFailureIntegrationTests extends PayoutsIntegrationTest {
     String org = newOrganisation();
     PayoutStore failsBeforeWriting = new PayoutStore(mongo, outboxes, outboxEvents) {
       @Override
-      public void insert(Payout payout, RequestIdentity identity) {
+      public Insert insert(Payout payout, Origin origin) {
         throw new MongoSocketReadTimeoutException("timed out before the write", new ServerAddress(), null);
       }
     };
     Payouts payouts = new Payouts(failsBeforeWriting, ids, ledger, clock);
 
-    assertThatThrownBy(() -> payouts.accept(org, request(250), new PayoutStore.RequestIdentity("f", null)))
+    assertThatThrownBy(() -> payouts.accept(org, request(250), new Origin("f", null)))
         .isInstanceOf(MongoSocketReadTimeoutException.class);
 
     assertThat(balance(org, "KSH")).containsExactly(new BigDecimal("1000"), BigDecimal.ZERO);
