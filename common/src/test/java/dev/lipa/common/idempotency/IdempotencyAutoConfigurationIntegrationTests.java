@@ -2,15 +2,11 @@ package dev.lipa.common.idempotency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
 import dev.lipa.common.testsupport.SharedInfra;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -23,22 +19,12 @@ import tools.jackson.databind.json.JsonMapper;
 /** The idempotency store's one wiring, over the Mongo wire server of {@link SharedInfra}. */
 class IdempotencyAutoConfigurationIntegrationTests {
 
-  private static MongoClient mongo;
-  private final String databaseName = "idempotency-wiring-" + UUID.randomUUID();
+  private final MongoDatabase database =
+      SharedInfra.mongoClient().getDatabase("idempotency-wiring-" + UUID.randomUUID());
   private final ApplicationContextRunner runner = new ApplicationContextRunner()
       .withConfiguration(AutoConfigurations.of(IdempotencyAutoConfiguration.class))
-      .withBean(MongoDatabase.class, () -> mongo.getDatabase(databaseName))
+      .withBean(MongoDatabase.class, () -> database)
       .withBean(JsonMapper.class, () -> JsonMapper.builder().build());
-
-  @BeforeAll
-  static void connect() {
-    mongo = MongoClients.create(SharedInfra.mongoUri());
-  }
-
-  @AfterAll
-  static void disconnect() {
-    mongo.close();
-  }
 
   /** Stands in for a service's settings record (lipa.collections, lipa.payouts, lipa.checkout). */
   @ConfigurationProperties("lipa.example")
@@ -59,7 +45,7 @@ class IdempotencyAutoConfigurationIntegrationTests {
               .hasSingleBean(IdempotentEndpoint.class);
           assertThat(context.getBean(ExampleProperties.class).idempotency()).isEqualTo(
               new IdempotencySettings(Duration.ofHours(48), Duration.ofSeconds(5), Duration.ofMinutes(10)));
-          assertThat(mongo.getDatabase(databaseName).getCollection(IdempotencyKeys.COLLECTION).listIndexes()
+          assertThat(database.getCollection(IdempotencyKeys.COLLECTION).listIndexes()
               .map(index -> index.getString("name")).into(new ArrayList<>())).contains("idempotency_expiry");
         });
   }
@@ -76,7 +62,8 @@ class IdempotencyAutoConfigurationIntegrationTests {
         .withPropertyValues("lipa.example.idempotency.retention=23h")
         .run(context -> {
           assertThat(context).hasFailed();
-          assertThat(context.getStartupFailure()).hasStackTraceContaining("Failed to bind properties under 'lipa.example.idempotency'")
+          assertThat(context.getStartupFailure())
+              .hasStackTraceContaining("Failed to bind properties under 'lipa.example.idempotency'")
               .rootCause().hasMessageContaining("at least 24h");
         });
   }
@@ -85,7 +72,7 @@ class IdempotencyAutoConfigurationIntegrationTests {
   void aServiceWithoutIdempotencySettingsGetsNoKeyStoreAndWritesNothing() {
     runner.run(context -> {
       assertThat(context).hasNotFailed().doesNotHaveBean(IdempotencyKeys.class);
-      assertThat(mongo.getDatabase(databaseName).listCollectionNames().into(new ArrayList<>()))
+      assertThat(database.listCollectionNames().into(new ArrayList<>()))
           .doesNotContain(IdempotencyKeys.COLLECTION);
     });
   }

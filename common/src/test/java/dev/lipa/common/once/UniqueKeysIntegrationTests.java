@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.mongodb.MongoWriteException;
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import dev.lipa.common.testsupport.SharedInfra;
 import java.util.ArrayList;
 import java.util.UUID;
 import org.bson.Document;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,22 +16,12 @@ import org.junit.jupiter.api.Test;
 class UniqueKeysIntegrationTests {
 
   private static final UniqueKeys KEYS = UniqueKeys.standard("thing");
-  private static MongoClient mongo;
   private MongoCollection<Document> collection;
-
-  @BeforeAll
-  static void connect() {
-    mongo = MongoClients.create(SharedInfra.mongoUri());
-  }
-
-  @AfterAll
-  static void disconnect() {
-    mongo.close();
-  }
 
   @BeforeEach
   void freshCollection() {
-    collection = mongo.getDatabase("unique-keys-tests").getCollection("things-" + UUID.randomUUID());
+    collection = SharedInfra.mongoClient().getDatabase("unique-keys-tests")
+        .getCollection("things-" + UUID.randomUUID());
     KEYS.createIndexes(collection);
     insert(document(1).append("referenceKey", "org\nref-1").append("idempotencyKey", "key-1"));
   }

@@ -68,7 +68,8 @@ class OutboxAutoConfigurationTests {
         .withPropertyValues("lipa.example.outbox.grace-period=0s")
         .run(context -> {
           assertThat(context).hasFailed();
-          assertThat(context.getStartupFailure()).hasStackTraceContaining("Failed to bind properties under 'lipa.example.outbox'")
+          assertThat(context.getStartupFailure())
+              .hasStackTraceContaining("Failed to bind properties under 'lipa.example.outbox'")
               .rootCause().hasMessageContaining("grace-period must be a positive duration");
         });
   }

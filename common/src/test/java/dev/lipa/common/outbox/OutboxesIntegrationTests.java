@@ -3,8 +3,6 @@ package dev.lipa.common.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
 import dev.lipa.common.testsupport.SharedInfra;
 import java.time.Clock;
@@ -13,25 +11,12 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The outboxes of one service over the Mongo wire server of {@link SharedInfra}. */
 class OutboxesIntegrationTests {
 
-  private static MongoClient mongo;
-  private final MongoDatabase database = mongo.getDatabase("outboxes-" + UUID.randomUUID());
-
-  @BeforeAll
-  static void connect() {
-    mongo = MongoClients.create(SharedInfra.mongoUri());
-  }
-
-  @AfterAll
-  static void disconnect() {
-    mongo.close();
-  }
+  private final MongoDatabase database = SharedInfra.mongoClient().getDatabase("outboxes-" + UUID.randomUUID());
 
   /** Records the order in which the outboxes flush it and it is closed. */
   static final class RecordingProducer extends MockProducer<String, String> {

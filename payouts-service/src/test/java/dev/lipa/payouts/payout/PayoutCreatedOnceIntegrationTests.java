@@ -1,13 +1,17 @@
 package dev.lipa.payouts.payout;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.mongodb.MongoSocketReadTimeoutException;
+import com.mongodb.ServerAddress;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
-import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.idempotency.RequestFingerprint;
+import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Earlier;
+import dev.lipa.common.once.Insert;
 import dev.lipa.common.once.Origin;
 import dev.lipa.common.outbox.Outboxes;
 import dev.lipa.common.testsupport.TestHttp;
@@ -24,14 +28,17 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.bson.Document;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A send-money request is created once (common's "create once" step) and a repeat moves no money, against the real
- * ledger and store: a replay or a conflict leaves the balance and the journal exactly as they were, and a repeat that
- * loses the race for the insert gives back the reservation it made meanwhile.
+ * A send-money request creates its payout once (common's "create once" step), against the real ledger and store. A
+ * repeat moves no money: a replay or a conflict leaves the balance and the journal exactly as they were, and a repeat
+ * that loses the race for the insert gives back the reservation it made meanwhile. An insert that fails is not
+ * assumed to have written nothing: a store that applied the payout and then timed out leaves a payout that will be
+ * paid, so its reservation must stay (else it is paid without being debited).
  */
 class PayoutCreatedOnceIntegrationTests extends PayoutsIntegrationTest {
 
@@ -56,87 +63,130 @@ class PayoutCreatedOnceIntegrationTests extends PayoutsIntegrationTest {
     return kenyan("254712345678", amount).replace("{", "{\"referenceId\":\"" + referenceId + "\",");
   }
 
-  /** Waits until the payout has its outcome and its reservation left the account: nothing moves on its own after. */
-  private void settled(String org, String requestId) {
-    await(() -> {
-      Document payout = database.getCollection(PayoutStore.COLLECTION).find(Filters.eq("_id", requestId)).first();
-      return payout != null && !"PENDING".equals(payout.getString("status"))
-          && balance(org, "KSH")[1].signum() == 0;
-    });
+  private static PayoutRequest request(String referenceId, int amount) {
+    return SendMoneyRequest.from(JSON.readTree(body(referenceId, amount)));
+  }
+
+  /** The fingerprint the endpoint computes for the same body. */
+  private static Origin origin(String referenceId, int amount) {
+    return new Origin(RequestFingerprint.of(JSON.readTree(body(referenceId, amount))), null);
   }
 
   private List<LedgerEntry> journal(String org) {
     return ledgerStore.entries(org, Currency.KSH);
   }
 
-  @Test
-  void aReplayedOrConflictingSendMoneyLeavesTheBalanceAndTheJournalAsTheyWere() {
+  /** A paid payout and the account as it stands once nothing moves on its own any more. */
+  private record Paid(String org, String requestId, BigDecimal[] balance, List<LedgerEntry> journal) {
+  }
+
+  private Paid paid(String referenceId, int amount) {
     String org = newOrganisation();
-    String first = create(SEND_MONEY, org, body("pay-1", 100));
-    settled(org, first);
-    BigDecimal[] before = balance(org, "KSH");
-    List<LedgerEntry> journalBefore = journal(org);
-
-    TestHttp.Response replay = http().postJson(SEND_MONEY, body("pay-1", 100), as(org));
-    TestHttp.Response conflict = http().postJson(SEND_MONEY, body("pay-1", 200), as(org));
-
-    assertThat(replay.status()).isEqualTo(201);
-    assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
-    assertThat(replay.json().get("data").get("requestId").stringValue()).isEqualTo(first);
-    assertThat(conflict.status()).isEqualTo(409);
-    assertThat(conflict.json().get("message").stringValue())
-        .isEqualTo("referenceId pay-1 was already used with a different request body");
-    assertThat(balance(org, "KSH")).containsExactly(before);
-    assertThat(journal(org)).isEqualTo(journalBefore);
+    String requestId = create(SEND_MONEY, org, body(referenceId, amount));
+    await(() -> {
+      Document payout = database.getCollection(PayoutStore.COLLECTION).find(Filters.eq("_id", requestId)).first();
+      return payout != null && !"PENDING".equals(payout.getString("status"))
+          && balance(org, "KSH")[1].signum() == 0;
+    });
+    return new Paid(org, requestId, balance(org, "KSH"), journal(org));
   }
 
-  @Test
-  void aReplayIsAnsweredEvenWhenTheBalanceNoLongerCoversItsAmount() {
-    String org = newOrganisation();
-    String first = create(SEND_MONEY, org, body("pay-all", 1000));
-    settled(org, first);
+  @Nested
+  class Repeats {
 
-    TestHttp.Response replay = http().postJson(SEND_MONEY, body("pay-all", 1000), as(org));
+    @Test
+    void aReplayedOrConflictingSendMoneyLeavesTheBalanceAndTheJournalAsTheyWere() {
+      Paid first = paid("pay-1", 100);
 
-    assertThat(replay.status()).isEqualTo(201);
-    assertThat(replay.json().get("data").get("requestId").stringValue()).isEqualTo(first);
+      TestHttp.Response replay = http().postJson(SEND_MONEY, body("pay-1", 100), as(first.org()));
+      TestHttp.Response conflict = http().postJson(SEND_MONEY, body("pay-1", 200), as(first.org()));
+
+      assertThat(replay.status()).isEqualTo(201);
+      assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+      assertThat(replay.json().get("data").get("requestId").stringValue()).isEqualTo(first.requestId());
+      assertThat(conflict.status()).isEqualTo(409);
+      assertThat(conflict.json().get("message").stringValue())
+          .isEqualTo("referenceId pay-1 was already used with a different request body");
+      assertThat(balance(first.org(), "KSH")).containsExactly(first.balance());
+      assertThat(journal(first.org())).isEqualTo(first.journal());
+    }
+
+    @Test
+    void aReplayIsAnsweredEvenWhenTheBalanceNoLongerCoversItsAmount() {
+      Paid first = paid("pay-all", 1000);
+
+      TestHttp.Response replay = http().postJson(SEND_MONEY, body("pay-all", 1000), as(first.org()));
+
+      assertThat(replay.status()).isEqualTo(201);
+      assertThat(replay.json().get("data").get("requestId").stringValue()).isEqualTo(first.requestId());
+    }
+
+    @Test
+    void aRepeatThatLosesTheRaceForTheInsertGivesBackTheReservationItMadeMeanwhile() {
+      Paid first = paid("pay-race", 100);
+      // the repeat's first look misses the earlier payout, as when both requests look before either has inserted
+      AtomicBoolean missedOnce = new AtomicBoolean();
+      PayoutStore racing = new PayoutStore(mongo, outboxes, outboxEvents) {
+        @Override
+        public Optional<Earlier<Payout>> findByReference(String organisationId, PayoutKind kind, String referenceId) {
+          return missedOnce.compareAndSet(false, true) ? Optional.empty()
+              : super.findByReference(organisationId, kind, referenceId);
+        }
+      };
+      Payouts payouts = new Payouts(racing, ids, ledger, clock);
+
+      Creation<Payout> creation = payouts.accept(first.org(), request("pay-race", 100), origin("pay-race", 100));
+
+      assertThat(missedOnce).isTrue();
+      assertThat(creation).isInstanceOfSatisfying(Creation.Replayed.class,
+          replayed -> assertThat(((Payout) replayed.record()).requestId().toString()).isEqualTo(first.requestId()));
+      assertThat(balance(first.org(), "KSH")).containsExactly(first.balance());
+      List<LedgerEntry> added = journal(first.org()).stream().filter(e -> !first.journal().contains(e)).toList();
+      assertThat(added).extracting(LedgerEntry::kind).containsExactly(MovementKind.RESERVE, MovementKind.RELEASE);
+      assertThat(added).extracting(LedgerEntry::requestId).doesNotContain(first.requestId())
+          .containsOnly(added.get(0).requestId());
+    }
   }
 
-  @Test
-  void aRepeatThatLosesTheRaceForTheInsertGivesBackTheReservationItMadeMeanwhile() {
-    String org = newOrganisation();
-    String first = create(SEND_MONEY, org, body("pay-race", 100));
-    settled(org, first);
-    BigDecimal[] before = balance(org, "KSH");
-    List<LedgerEntry> journalBefore = journal(org);
-    // the repeat's first look misses the earlier payout, as when both requests look before either has inserted
-    AtomicBoolean missedOnce = new AtomicBoolean();
-    PayoutStore racing = new PayoutStore(mongo, outboxes, outboxEvents) {
-      @Override
-      public Optional<Earlier<Payout>> findByReference(String organisationId, PayoutKind kind, String referenceId) {
-        return missedOnce.compareAndSet(false, true) ? Optional.empty()
-            : super.findByReference(organisationId, kind, referenceId);
-      }
-    };
-    Payouts payouts = new Payouts(racing, ids, ledger, clock);
+  @Nested
+  class FailedInserts {
 
-    Creation<Payout> creation = payouts.accept(org, request("pay-race", 100), new Origin(fingerprint("pay-race", 100), null));
+    @Test
+    void keepTheReservationOfAPayoutWhoseInsertWasAppliedBeforeItFailed() {
+      String org = newOrganisation();
+      PayoutStore appliesThenTimesOut = new PayoutStore(mongo, outboxes, outboxEvents) {
+        @Override
+        public Insert insert(Payout payout, Origin origin) {
+          super.insert(payout, origin);
+          throw new MongoSocketReadTimeoutException("timed out after the write", new ServerAddress(), null);
+        }
+      };
+      Payouts payouts = new Payouts(appliesThenTimesOut, ids, ledger, clock);
 
-    assertThat(missedOnce).isTrue();
-    assertThat(creation).isInstanceOfSatisfying(Creation.Replayed.class,
-        replayed -> assertThat(((Payout) replayed.record()).requestId().toString()).isEqualTo(first));
-    assertThat(balance(org, "KSH")).containsExactly(before);
-    List<LedgerEntry> added = journal(org).stream().filter(entry -> !journalBefore.contains(entry)).toList();
-    assertThat(added).extracting(LedgerEntry::kind).containsExactly(MovementKind.RESERVE, MovementKind.RELEASE);
-    assertThat(added).extracting(LedgerEntry::requestId).doesNotContain(first).containsOnly(added.get(0).requestId());
-  }
+      assertThatThrownBy(() -> payouts.accept(org, request("applied", 250), origin("applied", 250)))
+          .isInstanceOf(MongoSocketReadTimeoutException.class);
 
-  private static PayoutRequest request(String referenceId, int amount) {
-    return SendMoneyRequest.from(JSON.readTree(body(referenceId, amount)));
-  }
+      // the sandbox rail pays the stored payout: it settles against its reservation, so the money left once
+      await(() -> balance(org, "KSH")[1].signum() == 0
+          && balance(org, "KSH")[0].compareTo(new BigDecimal("750")) == 0);
+      assertThat(balance(org, "KSH")).containsExactly(new BigDecimal("750"), BigDecimal.ZERO);
+    }
 
-  /** The fingerprint the endpoint computes for the same body. */
-  private static String fingerprint(String referenceId, int amount) {
-    return RequestFingerprint.of(JSON.readTree(body(referenceId, amount)));
+    @Test
+    void releaseTheReservationAtOnceWhenThePayoutIsKnownToBeAbsent() {
+      String org = newOrganisation();
+      PayoutStore failsBeforeWriting = new PayoutStore(mongo, outboxes, outboxEvents) {
+        @Override
+        public Insert insert(Payout payout, Origin origin) {
+          throw new MongoSocketReadTimeoutException("timed out before the write", new ServerAddress(), null);
+        }
+      };
+      Payouts payouts = new Payouts(failsBeforeWriting, ids, ledger, clock);
+
+      assertThatThrownBy(() -> payouts.accept(org, request("absent", 250), origin("absent", 250)))
+          .isInstanceOf(MongoSocketReadTimeoutException.class);
+
+      assertThat(balance(org, "KSH")).containsExactly(new BigDecimal("1000"), BigDecimal.ZERO);
+    }
   }
 }
