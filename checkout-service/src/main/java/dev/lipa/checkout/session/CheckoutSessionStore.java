@@ -59,11 +59,7 @@ public class CheckoutSessionStore {
    * refused it, if one did (then nothing was written).
    */
   public Insert insert(CheckoutSession session, Origin origin) {
-    Document document = toDocument(session).append("fingerprint", origin.fingerprint());
-    if (origin.idempotencyKey() != null) {
-      document.append("idempotencyRecordKey", origin.idempotencyKey());
-    }
-    return UNIQUE_KEYS.insert(() -> outbox.insert(document, outboxEvents.toOutbox(session, session.events())));
+    return UNIQUE_KEYS.insert(outbox, toDocument(session), origin, outboxEvents.toOutbox(session, session.events()));
   }
 
   /**
@@ -100,7 +96,7 @@ public class CheckoutSessionStore {
   public Optional<Earlier<CheckoutSession>> findByIdempotencyKey(String organisationId, String recordKey) {
     return Optional.ofNullable(collection.find(Filters.and(Filters.eq("organisationId", organisationId),
         Filters.eq("idempotencyRecordKey", recordKey))).first())
-        .map(d -> new Earlier<>(read(d), d.getString("fingerprint")));
+        .map(d -> UniqueKeys.earlier(d, CheckoutSessionStore::read));
   }
 
   /** Open sessions whose lifetime ended before {@code cutoff}: candidates for the expiry job. */

@@ -47,9 +47,8 @@ public class StkPushStore {
   private static final String ORGANISATION = "organisationId";
   private static final String STATUS = "status";
   private static final String CREATED_AT = "createdAt";
-  private static final String REFERENCE_KEY = "referenceKey";
-  private static final String IDEMPOTENCY_KEY = "idempotencyKey";
-  private static final String FINGERPRINT = "fingerprint";
+  private static final String REFERENCE_KEY = UNIQUE_KEYS.reference().field();
+  private static final String IDEMPOTENCY_KEY = UNIQUE_KEYS.key().field();
 
   private final MongoCollection<Document> collection;
   private final Outbox outbox;
@@ -78,11 +77,7 @@ public class StkPushStore {
    * recognised from the push alone. Says which unique key refused the push, if one did (then nothing was written).
    */
   public Insert insert(StkPush push, Origin origin) {
-    Document document = toDocument(push).append(FINGERPRINT, origin.fingerprint());
-    if (origin.idempotencyKey() != null) {
-      document.append(IDEMPOTENCY_KEY, origin.idempotencyKey());
-    }
-    return UNIQUE_KEYS.insert(() -> outbox.insert(document, outboxEvents.toOutbox(push.events())));
+    return UNIQUE_KEYS.insert(outbox, toDocument(push), origin, outboxEvents.toOutbox(push.events()));
   }
 
   /** Whether the push is stored (asked after its insert failed: it may have been applied all the same). */
@@ -110,7 +105,7 @@ public class StkPushStore {
 
   private Optional<Earlier<StkPush>> findStored(Bson filter) {
     return Optional.ofNullable(collection.find(filter).projection(withoutOutbox()).first())
-        .map(d -> new Earlier<>(toPush(d), d.getString(FINGERPRINT)));
+        .map(d -> UniqueKeys.earlier(d, StkPushStore::toPush));
   }
 
   /**

@@ -5,6 +5,10 @@ import com.mongodb.MongoWriteException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
+import dev.lipa.common.outbox.Outbox;
+import dev.lipa.common.outbox.OutboxEvent;
+import java.util.List;
+import java.util.function.Function;
 import org.bson.Document;
 
 /**
@@ -20,6 +24,9 @@ import org.bson.Document;
  * @param key the Idempotency-Key record key's index
  */
 public record UniqueKeys(Index id, Index reference, Index key) {
+
+  /** The field that keeps the fingerprint of the request that created the record. */
+  public static final String FINGERPRINT = "fingerprint";
 
   /** A unique index by name and the one field it covers. */
   public record Index(String name, String field) {
@@ -44,6 +51,23 @@ public record UniqueKeys(Index id, Index reference, Index key) {
             new IndexOptions().name(sparse.name()).unique(true).sparse(true));
       }
     }
+  }
+
+  /**
+   * Inserts a new record's document with its events, stamped with its origin: the fingerprint and, with an
+   * Idempotency-Key, the claim's record key in the key index's field. Says which of these keys refused it, if one did.
+   */
+  public Insert insert(Outbox outbox, Document document, Origin origin, List<OutboxEvent> events) {
+    document.append(FINGERPRINT, origin.fingerprint());
+    if (origin.idempotencyKey() != null) {
+      document.append(key.field(), origin.idempotencyKey());
+    }
+    return insert(() -> outbox.insert(document, events));
+  }
+
+  /** A stored record, read with {@code reader}, with the fingerprint of the request that created it. */
+  public static <T> Earlier<T> earlier(Document document, Function<Document, T> reader) {
+    return new Earlier<>(reader.apply(document), document.getString(FINGERPRINT));
   }
 
   /**

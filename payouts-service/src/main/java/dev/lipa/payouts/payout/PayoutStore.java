@@ -48,9 +48,8 @@ public class PayoutStore implements ReservationOwners {
   private static final String KIND = "kind";
   private static final String STATUS = "status";
   private static final String CREATED_AT = "createdAt";
-  private static final String REFERENCE_KEY = "referenceKey";
-  private static final String IDEMPOTENCY_KEY = "idempotencyKey";
-  private static final String FINGERPRINT = "fingerprint";
+  private static final String REFERENCE_KEY = UNIQUE_KEYS.reference().field();
+  private static final String IDEMPOTENCY_KEY = UNIQUE_KEYS.key().field();
 
   private final MongoCollection<Document> collection;
   private final Outbox outbox;
@@ -76,11 +75,7 @@ public class PayoutStore implements ReservationOwners {
    * insert. Says which unique key refused it, if one did (then nothing was written).
    */
   public Insert insert(Payout payout, Origin origin) {
-    Document document = toDocument(payout).append(FINGERPRINT, origin.fingerprint());
-    if (origin.idempotencyKey() != null) {
-      document.append(IDEMPOTENCY_KEY, origin.idempotencyKey());
-    }
-    return UNIQUE_KEYS.insert(() -> outbox.insert(document, outboxEvents.toOutbox(payout.events())));
+    return UNIQUE_KEYS.insert(outbox, toDocument(payout), origin, outboxEvents.toOutbox(payout.events()));
   }
 
   public Optional<Payout> find(String organisationId, UUID requestId) {
@@ -106,7 +101,7 @@ public class PayoutStore implements ReservationOwners {
 
   private Optional<Earlier<Payout>> findStored(Bson filter) {
     return Optional.ofNullable(collection.find(filter).projection(withoutOutbox()).first())
-        .map(d -> new Earlier<>(toPayout(d), d.getString(FINGERPRINT)));
+        .map(d -> UniqueKeys.earlier(d, PayoutStore::toPayout));
   }
 
   /** The organisation's payouts of one kind matching the query, newest first. */
