@@ -1,5 +1,6 @@
 package dev.lipa.auth;
 
+import dev.lipa.common.outbox.OutboxSettings;
 import java.time.Duration;
 import java.time.ZoneId;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -15,7 +16,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param refreshTokenTtl lifetime of refresh tokens, reported as {@code refresh_expires_in}
  * @param environment the environment new organisations belong to
  * @param zone the zone record times are shown in
- * @param outbox how the organisations' outbox sweeper republishes what a crash left behind
+ * @param outbox how the organisations' outbox sweeper republishes what a crash left behind (common's
+ *     {@link OutboxSettings})
  */
 @ConfigurationProperties("lipa.auth")
 public record AuthProperties(
@@ -25,7 +27,7 @@ public record AuthProperties(
     @DefaultValue("1800s") Duration refreshTokenTtl,
     @DefaultValue("sandbox") String environment,
     @DefaultValue("Africa/Nairobi") ZoneId zone,
-    @DefaultValue Outbox outbox) {
+    @DefaultValue OutboxSettings outbox) implements OutboxSettings.Source {
 
   public AuthProperties {
     if (issuer == null || issuer.isBlank() || audience == null || audience.isBlank()) {
@@ -35,25 +37,6 @@ public record AuthProperties(
       throw new IllegalArgumentException(
           "lipa.auth.access-token-ttl must be positive and lipa.auth.refresh-token-ttl at least as long");
     }
-    outbox = outbox == null ? new Outbox(Duration.ofSeconds(5), Duration.ofSeconds(30), 500) : outbox;
-  }
-
-  /**
-   * @param sweepInterval how often stale outbox events are looked for
-   * @param gracePeriod how long an event may wait for its acknowledgement before the sweeper republishes it
-   * @param sweepBatch documents per sweep
-   */
-  public record Outbox(
-      @DefaultValue("5s") Duration sweepInterval,
-      @DefaultValue("30s") Duration gracePeriod,
-      @DefaultValue("500") int sweepBatch) {
-
-    public Outbox {
-      if (sweepInterval.isNegative() || sweepInterval.isZero() || gracePeriod.isNegative() || gracePeriod.isZero()
-          || sweepBatch < 1) {
-        throw new IllegalArgumentException(
-            "lipa.auth.outbox.sweep-interval and grace-period must be positive, sweep-batch at least 1");
-      }
-    }
+    outbox = outbox == null ? OutboxSettings.DEFAULTS : outbox;
   }
 }

@@ -1,5 +1,7 @@
 package dev.lipa.checkout;
 
+import dev.lipa.common.idempotency.IdempotencySettings;
+import dev.lipa.common.outbox.OutboxSettings;
 import java.net.URI;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -16,8 +18,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxAttempts payment attempts a customer may make on one session; the session is FAILED when the last one fails
  * @param expirySweepInterval how often the expiry job looks for sessions past their lifetime
  * @param collections the internal STK call to collections-service
- * @param outbox how the outbox sweeper republishes what a crash left behind
- * @param idempotency how long Idempotency-Key responses are kept
+ * @param outbox how the outbox sweeper republishes what a crash left behind (common's {@link OutboxSettings})
+ * @param idempotency how long Idempotency-Key responses are kept (common's {@link IdempotencySettings})
  */
 @ConfigurationProperties("lipa.checkout")
 public record CheckoutProperties(
@@ -27,8 +29,8 @@ public record CheckoutProperties(
     @DefaultValue("5") int maxAttempts,
     @DefaultValue("10s") Duration expirySweepInterval,
     @DefaultValue Collections collections,
-    @DefaultValue Outbox outbox,
-    @DefaultValue Idempotency idempotency) {
+    @DefaultValue OutboxSettings outbox,
+    @DefaultValue IdempotencySettings idempotency) implements OutboxSettings.Source, IdempotencySettings.Source {
 
   public CheckoutProperties {
     String scheme = publicBaseUrl.getScheme();
@@ -65,18 +67,6 @@ public record CheckoutProperties(
     public String toString() {
       return "Collections[uri=" + uri + ", internalToken=***]";
     }
-  }
-
-  public record Outbox(
-      @DefaultValue("5s") Duration sweepInterval,
-      @DefaultValue("30s") Duration gracePeriod,
-      @DefaultValue("500") int sweepBatch) {
-  }
-
-  public record Idempotency(
-      @DefaultValue("24h") Duration retention,
-      @DefaultValue("30s") Duration lease,
-      @DefaultValue("10m") Duration cleanupInterval) {
   }
 
   private static void positive(String name, Duration value) {

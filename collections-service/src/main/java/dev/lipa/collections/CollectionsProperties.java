@@ -1,7 +1,9 @@
 package dev.lipa.collections;
 
-import java.time.Duration;
+import dev.lipa.common.idempotency.IdempotencySettings;
+import dev.lipa.common.outbox.OutboxSettings;
 import dev.lipa.common.ratelimit.Limit;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
@@ -12,41 +14,23 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Settings of collections-service ({@code lipa.collections.*}), checked at start-up.
  *
  * @param zone the zone of the local date-times shown in records
- * @param outbox how the outbox sweeper republishes what a crash left behind
+ * @param outbox how the outbox sweeper republishes what a crash left behind (common's {@link OutboxSettings})
  * @param sandbox the sandbox rail simulator
  * @param overdue when a PENDING push counts as overdue and its outcome is asked for again
- * @param idempotency how long Idempotency-Key responses are kept and how keys are looked after
+ * @param idempotency how long Idempotency-Key responses are kept and how keys are looked after (common's
+ *     {@link IdempotencySettings})
  * @param bank the partner banks that may notify deposits, and how their signatures are checked
  * @param promptLimits how often one phone number may be sent an STK prompt
  */
 @ConfigurationProperties("lipa.collections")
 public record CollectionsProperties(
     @DefaultValue("Africa/Nairobi") ZoneId zone,
-    @DefaultValue Outbox outbox,
+    @DefaultValue OutboxSettings outbox,
     @DefaultValue Sandbox sandbox,
     @DefaultValue Overdue overdue,
-    @DefaultValue Idempotency idempotency,
+    @DefaultValue IdempotencySettings idempotency,
     @DefaultValue Bank bank,
-    @DefaultValue PromptLimits promptLimits) {
-
-  /**
-   * @param sweepInterval how often stale outbox events are looked for
-   * @param gracePeriod how long an event may wait for its acknowledgement before the sweeper republishes it
-   * @param sweepBatch documents per sweep
-   */
-  public record Outbox(
-      @DefaultValue("5s") Duration sweepInterval,
-      @DefaultValue("30s") Duration gracePeriod,
-      @DefaultValue("500") int sweepBatch) {
-
-    public Outbox {
-      positive("lipa.collections.outbox.sweep-interval", sweepInterval);
-      positive("lipa.collections.outbox.grace-period", gracePeriod);
-      if (sweepBatch < 1) {
-        throw new IllegalArgumentException("lipa.collections.outbox.sweep-batch must be at least 1");
-      }
-    }
-  }
+    @DefaultValue PromptLimits promptLimits) implements OutboxSettings.Source, IdempotencySettings.Source {
 
   /**
    * @param enabled whether this service runs the sandbox rail (the only rail so far)
@@ -77,25 +61,6 @@ public record CollectionsProperties(
       positive("lipa.collections.overdue.sweep-interval", sweepInterval);
       if (sweepBatch < 1) {
         throw new IllegalArgumentException("lipa.collections.overdue.sweep-batch must be at least 1");
-      }
-    }
-  }
-
-  /**
-   * @param retention how long a key and its response are kept (at least 24h)
-   * @param lease how long a key stays in flight before a retry may take over from a claimant that died
-   * @param cleanupInterval how often expired keys are deleted (the embedded store ignores TTL indexes)
-   */
-  public record Idempotency(
-      @DefaultValue("24h") Duration retention,
-      @DefaultValue("30s") Duration lease,
-      @DefaultValue("10m") Duration cleanupInterval) {
-
-    public Idempotency {
-      positive("lipa.collections.idempotency.lease", lease);
-      positive("lipa.collections.idempotency.cleanup-interval", cleanupInterval);
-      if (retention == null || retention.compareTo(Duration.ofHours(24)) < 0) {
-        throw new IllegalArgumentException("lipa.collections.idempotency.retention must be at least 24h");
       }
     }
   }

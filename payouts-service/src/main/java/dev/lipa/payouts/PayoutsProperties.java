@@ -1,5 +1,7 @@
 package dev.lipa.payouts;
 
+import dev.lipa.common.idempotency.IdempotencySettings;
+import dev.lipa.common.outbox.OutboxSettings;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -11,37 +13,21 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Settings of payouts-service ({@code lipa.payouts.*}), checked at start-up.
  *
  * @param zone the zone of the local date-times shown in records
- * @param outbox how the outbox sweeper republishes what a crash left behind
+ * @param outbox how the outbox sweeper republishes what a crash left behind (common's {@link OutboxSettings})
  * @param sandbox the sandbox payout rail simulator
  * @param overdue when a PENDING payout counts as overdue and its outcome is asked for again
  * @param ledger the ledger's opening float and its repair jobs
- * @param idempotency how long Idempotency-Key responses are kept and how keys are looked after
+ * @param idempotency how long Idempotency-Key responses are kept and how keys are looked after (common's
+ *     {@link IdempotencySettings})
  */
 @ConfigurationProperties("lipa.payouts")
 public record PayoutsProperties(
     @DefaultValue("Africa/Nairobi") ZoneId zone,
-    @DefaultValue Outbox outbox,
+    @DefaultValue OutboxSettings outbox,
     @DefaultValue Sandbox sandbox,
     @DefaultValue Overdue overdue,
     @DefaultValue Ledger ledger,
-    @DefaultValue Idempotency idempotency) {
-
-  /**
-   * @param sweepInterval how often stale outbox events are looked for
-   * @param gracePeriod how long an event may wait for its acknowledgement before the sweeper republishes it
-   * @param sweepBatch documents per sweep
-   */
-  public record Outbox(
-      @DefaultValue("5s") Duration sweepInterval,
-      @DefaultValue("30s") Duration gracePeriod,
-      @DefaultValue("500") int sweepBatch) {
-
-    public Outbox {
-      positive("lipa.payouts.outbox.sweep-interval", sweepInterval);
-      positive("lipa.payouts.outbox.grace-period", gracePeriod);
-      atLeastOne("lipa.payouts.outbox.sweep-batch", sweepBatch);
-    }
-  }
+    @DefaultValue IdempotencySettings idempotency) implements OutboxSettings.Source, IdempotencySettings.Source {
 
   /**
    * @param enabled whether this service runs the sandbox payout rail (the only rail so far)
@@ -99,25 +85,6 @@ public record PayoutsProperties(
       });
       positive("lipa.payouts.ledger.repair-interval", repairInterval);
       positive("lipa.payouts.ledger.orphan-after", orphanAfter);
-    }
-  }
-
-  /**
-   * @param retention how long a key and its response are kept (at least 24h)
-   * @param lease how long a key stays in flight before a retry may take over from a claimant that died
-   * @param cleanupInterval how often expired keys are deleted (the embedded store ignores TTL indexes)
-   */
-  public record Idempotency(
-      @DefaultValue("24h") Duration retention,
-      @DefaultValue("30s") Duration lease,
-      @DefaultValue("10m") Duration cleanupInterval) {
-
-    public Idempotency {
-      positive("lipa.payouts.idempotency.lease", lease);
-      positive("lipa.payouts.idempotency.cleanup-interval", cleanupInterval);
-      if (retention == null || retention.compareTo(Duration.ofHours(24)) < 0) {
-        throw new IllegalArgumentException("lipa.payouts.idempotency.retention must be at least 24h");
-      }
     }
   }
 

@@ -11,6 +11,7 @@ import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Updates;
 import dev.lipa.auth.MongoErrors;
 import dev.lipa.common.outbox.Outbox;
+import dev.lipa.common.outbox.Outboxes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
@@ -42,11 +43,11 @@ class OrganisationStore {
   private final Outbox outbox;
   private final OrganisationEvents events;
 
-  OrganisationStore(MongoDatabase database, Outbox outbox, OrganisationEvents events) {
+  OrganisationStore(MongoDatabase database, Outboxes outboxes, OrganisationEvents events) {
     this.organisations = database.getCollection(Organisations.COLLECTION);
     this.counters = database.getCollection("counters");
     this.bankAccounts = database.getCollection(BANK_ACCOUNTS);
-    this.outbox = outbox;
+    this.outbox = outboxes.of(organisations);
     this.events = events;
     organisations.createIndex(Indexes.ascending("id"), new IndexOptions().name("organisation_numeric_id").unique(true));
     organisations.createIndex(Indexes.ascending("uniqueReference"),

@@ -1,7 +1,5 @@
 package dev.lipa.checkout.session;
 
-import com.mongodb.ErrorCategory;
-import com.mongodb.MongoWriteException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
@@ -9,6 +7,11 @@ import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Updates;
 import dev.lipa.common.outbox.Outbox;
+import dev.lipa.common.once.Earlier;
+import dev.lipa.common.once.Insert;
+import dev.lipa.common.once.Origin;
+import dev.lipa.common.once.UniqueKeys;
+import dev.lipa.common.outbox.Outboxes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
@@ -29,47 +32,34 @@ import org.springframework.stereotype.Component;
 public class CheckoutSessionStore {
 
   public static final String COLLECTION = "checkout_sessions";
+  /**
+   * {@code checkout_ref} on the minted checkoutRef; {@code checkout_idempotency} on {@code idempotencyRecordKey}, so
+   * that a retry of a create with the same Idempotency-Key finds the session its first try made (the record key is a
+   * random UUID: unique on its own; sparse so that sessions without a key never collide). Sessions have no
+   * referenceId.
+   */
+  static final UniqueKeys UNIQUE_KEYS = new UniqueKeys(new UniqueKeys.Index("checkout_ref", "checkoutRef"), null,
+      new UniqueKeys.Index("checkout_idempotency", "idempotencyRecordKey"));
 
   private final MongoCollection<Document> collection;
   private final Outbox outbox;
   private final CheckoutOutboxEvents outboxEvents;
 
-  public CheckoutSessionStore(MongoDatabase database, Outbox checkoutOutbox, CheckoutOutboxEvents outboxEvents) {
+  public CheckoutSessionStore(MongoDatabase database, Outboxes outboxes, CheckoutOutboxEvents outboxEvents) {
     this.collection = database.getCollection(COLLECTION);
-    this.outbox = checkoutOutbox;
+    this.outbox = outboxes.of(collection);
     this.outboxEvents = outboxEvents;
-    collection.createIndex(Indexes.ascending("checkoutRef"),
-        new IndexOptions().name("checkout_ref").unique(true));
-    // a retry of a create with the same Idempotency-Key finds the session its first try made
-    // (the record key is a random UUID: unique on its own; sparse so that sessions without a key never collide)
-    collection.createIndex(Indexes.ascending("idempotencyRecordKey"),
-        new IndexOptions().name("checkout_idempotency").unique(true).sparse(true));
+    UNIQUE_KEYS.createIndexes(collection);
     // the expiry job's scan (ignored by the embedded store, used by a real MongoDB)
     collection.createIndex(Indexes.ascending("status", "expiresAt"), new IndexOptions().name("checkout_expiry"));
   }
 
-  /** The idempotency record key already holds a session. */
-  public static final class DuplicateIdempotencyKeyException extends RuntimeException {
-    DuplicateIdempotencyKeyException() {
-      super(null, null, false, false);
-    }
-  }
-
-  /** A new session with its events; one write. */
-  public void insert(CheckoutSession session, String fingerprint, String idempotencyRecordKey) {
-    Document document = toDocument(session).append("fingerprint", fingerprint);
-    if (idempotencyRecordKey != null) {
-      document.append("idempotencyRecordKey", idempotencyRecordKey);
-    }
-    try {
-      outbox.insert(document, outboxEvents.toOutbox(session, session.events()));
-    } catch (MongoWriteException e) {
-      if (e.getError().getCategory() == ErrorCategory.DUPLICATE_KEY && idempotencyRecordKey != null
-          && findByIdempotencyKey(session.details().organisationId(), idempotencyRecordKey).isPresent()) {
-        throw new DuplicateIdempotencyKeyException();
-      }
-      throw e;
-    }
+  /**
+   * A new session with its events, stamped with its request's fingerprint and claim; one write. Says which unique key
+   * refused it, if one did (then nothing was written).
+   */
+  public Insert insert(CheckoutSession session, Origin origin) {
+    return UNIQUE_KEYS.insert(outbox, toDocument(session), origin, outboxEvents.toOutbox(session, session.events()));
   }
 
   /**
@@ -102,14 +92,11 @@ public class CheckoutSessionStore {
         .map(CheckoutSessionStore::read);
   }
 
-  public Optional<StoredSession> findByIdempotencyKey(String organisationId, String recordKey) {
+  /** The organisation's session created under this idempotency record key, with its request's fingerprint. */
+  public Optional<Earlier<CheckoutSession>> findByIdempotencyKey(String organisationId, String recordKey) {
     return Optional.ofNullable(collection.find(Filters.and(Filters.eq("organisationId", organisationId),
         Filters.eq("idempotencyRecordKey", recordKey))).first())
-        .map(d -> new StoredSession(read(d), d.getString("fingerprint")));
-  }
-
-  /** A session with the fingerprint of the request that created it. */
-  public record StoredSession(CheckoutSession session, String fingerprint) {
+        .map(d -> UniqueKeys.earlier(d, CheckoutSessionStore::read));
   }
 
   /** Open sessions whose lifetime ended before {@code cutoff}: candidates for the expiry job. */

@@ -1,6 +1,9 @@
 package dev.lipa.checkout.session;
 
 import dev.lipa.checkout.CheckoutProperties;
+import dev.lipa.common.once.CreateOnce;
+import dev.lipa.common.once.Creation;
+import dev.lipa.common.once.Origin;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -39,43 +42,21 @@ public class CheckoutSessions {
     this.clock = clock;
   }
 
-  /** A created session; {@code replayed} when an earlier request with the same Idempotency-Key made it. */
-  public record Creation(CheckoutSession session, boolean replayed) {
-  }
-
-  /** The Idempotency-Key was used before with another body. */
-  public static final class KeyConflictException extends RuntimeException {
-    KeyConflictException() {
-      super("this Idempotency-Key was already used with a different request body", null, false, false);
-    }
-  }
-
-  public Creation create(String organisationId, CreateSessionRequest request, String deviceId, String fingerprint,
-      String idempotencyRecordKey) {
+  /**
+   * Creates a PENDING session with its event (common's {@link CreateOnce}): a retry under the same Idempotency-Key
+   * claim gives back the session its first try made ({@link Creation.Replayed}), or a {@link Creation.Conflict} when
+   * the body differs. A checkoutRef that collides (about 2^-190) is minted again.
+   */
+  public Creation<CheckoutSession> create(String organisationId, CreateSessionRequest request, String deviceId,
+      Origin origin) {
     Instant now = now();
-    for (int attempt = 1; ; attempt++) {
-      CheckoutSession session = CheckoutSession.create(new CheckoutSession.Details(UUID.randomUUID(), organisationId,
-          newRef(), request.amount(), request.currencyCode(), request.description(), request.successUrl(),
-          request.cancelUrl(), request.paymentMethods(), request.externalReference(), request.customerEmail(),
-          request.customerPhone(), request.paymentReference(), request.callbackUrl(), deviceId, now,
-          now.plus(properties.sessionLifetime())));
-      try {
-        store.insert(session, fingerprint, idempotencyRecordKey);
-        return new Creation(session, false);
-      } catch (CheckoutSessionStore.DuplicateIdempotencyKeyException e) {
-        CheckoutSessionStore.StoredSession stored = store.findByIdempotencyKey(organisationId, idempotencyRecordKey)
-            .orElseThrow(() -> new IllegalStateException("the session holding this idempotency key vanished"));
-        if (!fingerprint.equals(stored.fingerprint())) {
-          throw new KeyConflictException();
-        }
-        return new Creation(stored.session(), true);
-      } catch (com.mongodb.MongoWriteException e) {
-        // a reference collision (about 2^-190): mint another
-        if (attempt >= 3 || e.getError().getCategory() != com.mongodb.ErrorCategory.DUPLICATE_KEY) {
-          throw e;
-        }
-      }
-    }
+    return CreateOnce.<CheckoutSession>of(origin)
+        .byIdempotencyKey(key -> store.findByIdempotencyKey(organisationId, key))
+        .create(() -> CheckoutSession.create(new CheckoutSession.Details(UUID.randomUUID(), organisationId,
+            newRef(), request.amount(), request.currencyCode(), request.description(), request.successUrl(),
+            request.cancelUrl(), request.paymentMethods(), request.externalReference(), request.customerEmail(),
+            request.customerPhone(), request.paymentReference(), request.callbackUrl(), deviceId, now,
+            now.plus(properties.sessionLifetime()))), session -> store.insert(session, origin));
   }
 
   /** A merchant's own session, expired first if its lifetime is over. */

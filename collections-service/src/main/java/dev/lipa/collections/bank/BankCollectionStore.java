@@ -10,6 +10,7 @@ import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import dev.lipa.common.outbox.Outbox;
+import dev.lipa.common.outbox.Outboxes;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -20,7 +21,6 @@ import java.util.UUID;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.bson.types.Decimal128;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Component;
 
 /**
@@ -44,10 +44,9 @@ public class BankCollectionStore {
   private final Outbox outbox;
   private final BankOutboxEvents events;
 
-  public BankCollectionStore(MongoDatabase database, @Qualifier("bankCollectionOutbox") Outbox outbox,
-      BankOutboxEvents events) {
+  public BankCollectionStore(MongoDatabase database, Outboxes outboxes, BankOutboxEvents events) {
     this.collection = database.getCollection(COLLECTION);
-    this.outbox = outbox;
+    this.outbox = outboxes.of(collection);
     this.events = events;
     collection.createIndex(Indexes.ascending("id"), new IndexOptions().name(ID_INDEX).unique(true));
     collection.createIndex(Indexes.ascending(TRANSACTION_KEY),

@@ -1,12 +1,11 @@
 package dev.lipa.collections.internal;
 
-import dev.lipa.collections.stk.StkCurrency;
 import dev.lipa.collections.stk.StkPush;
 import dev.lipa.collections.stk.StkPushRequest;
-import dev.lipa.collections.stk.StkPushStore;
 import dev.lipa.collections.stk.StkPushes;
-import dev.lipa.collections.stk.TzChannel;
 import dev.lipa.common.idempotency.RequestFingerprint;
+import dev.lipa.common.once.Creation;
+import dev.lipa.common.once.Origin;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.common.web.ValidationException;
@@ -26,18 +25,17 @@ import tools.jackson.databind.node.ObjectNode;
  * skips it, and the caller proves itself with the shared {@code X-Internal-Token}, checked for every {@code /internal}
  * path by common's {@link dev.lipa.common.servlet.InternalTokenFilter} ({@code LIPA_INTERNAL_TOKEN}; unset: 503).
  *
- * <p>The body is the merchant request's fields plus {@code organisationId}, checked by the same {@link StkPushRequest}
- * rules (phone per currency, whole amounts, description ≤ 13…), except that there is no merchant callback: the caller
- * follows the outcome on payments.collections.v1, so the push is stored without a callbackUrl and requests none. For
- * TZS without a channel, the channel is picked from the number's network. A repeated referenceId with the same body
- * answers the original push (201), so the caller may retry safely.
+ * <p>The body is the merchant request's fields plus {@code organisationId}, read by
+ * {@link StkPushRequest#fromPlatform}: the merchant rules (phone per currency, whole amounts, description ≤ 13…),
+ * except that there is no merchant callback (the caller follows the outcome on payments.collections.v1, so the push
+ * is stored without a callbackUrl and requests none) and that for TZS without a channel, the channel is picked from
+ * the number's network. A repeated referenceId with the same body answers the original push (201), so the caller may
+ * retry safely.
  */
 @RestController
 class InternalStkPushController {
 
   static final String PATH = "/internal/v1/stk-pushes";
-  /** Only satisfies the merchant rule that a callbackUrl is present; it is dropped before the push is stored. */
-  private static final String NO_CALLBACK = "https://internal.invalid/no-callback";
 
   private final StkPushes pushes;
 
@@ -56,47 +54,14 @@ class InternalStkPushController {
       throw ValidationException.of("organisationId", "organisationId is required");
     }
     String organisationId = organisation.stringValue();
-    StkPushRequest request = read(object);
-    StkPushes.Acceptance acceptance;
-    try {
-      acceptance = pushes.accept(organisationId, request,
-          new StkPushStore.RequestIdentity(RequestFingerprint.of(object), null));
-    } catch (StkPushes.ReferenceConflictException e) {
-      throw ApiException.conflict(e.getMessage());
-    }
-    StkPush push = acceptance.push();
+    StkPushRequest request = StkPushRequest.fromPlatform(object);
+    StkPush push = switch (pushes.accept(organisationId, request, new Origin(RequestFingerprint.of(object), null))) {
+      case Creation.Created<StkPush>(StkPush created) -> created;
+      case Creation.Replayed<StkPush>(StkPush earlier) -> earlier;
+      case Creation.Conflict<StkPush>(String message) -> throw ApiException.conflict(message);
+    };
     return ResponseEntity.status(HttpStatus.CREATED).body(Envelope.created("STK push accepted for processing",
         new Accepted(push.requestId().toString(), push.details().phoneNumber(), push.details().amount())));
-  }
-
-  /** The merchant rules with a placeholder callback, which is then removed. */
-  private static StkPushRequest read(ObjectNode body) {
-    ObjectNode copy = body.deepCopy();
-    copy.remove("organisationId");
-    copy.put("callbackUrl", NO_CALLBACK);
-    StkPushRequest checked;
-    String currency = copy.path("currencyCode").isString() ? copy.path("currencyCode").stringValue() : null;
-    if (StkCurrency.TZS.name().equals(currency) && !copy.hasNonNull("channel")) {
-      checked = firstChannelThatReaches(copy);
-    } else {
-      checked = StkPushRequest.from(copy);
-    }
-    return new StkPushRequest(checked.description(), checked.phoneNumber(), checked.amount(),
-        checked.accountReference(), null, checked.currency(), checked.referenceId(), checked.channel(),
-        checked.narration(), checked.customerName());
-  }
-
-  private static StkPushRequest firstChannelThatReaches(ObjectNode copy) {
-    ValidationException first = null;
-    for (TzChannel channel : TzChannel.values()) {
-      copy.put("channel", channel.code());
-      try {
-        return StkPushRequest.from(copy);
-      } catch (ValidationException e) {
-        first = first == null ? e : first;
-      }
-    }
-    throw first;
   }
 
   record Accepted(String requestId, String phoneNumber, BigDecimal requestedAmount) {

@@ -56,6 +56,21 @@ public record StkPushRequest(
 
   /** Reads and checks a request body; throws a {@link dev.lipa.common.web.ValidationException} naming every field. */
   public static StkPushRequest from(JsonNode body) {
+    return read(body, true);
+  }
+
+  /**
+   * Reads and checks the request another platform service makes on behalf of an organisation (checkout-service's
+   * M-Pesa payments): the merchant's rules, except that there is no callback (the caller follows the outcome on
+   * payments.collections.v1, so a {@code callbackUrl} in the body is ignored and none is kept), and that a TZS request
+   * without a {@code channel} takes the channel of the number's network. Throws a
+   * {@link dev.lipa.common.web.ValidationException} naming every failing field.
+   */
+  public static StkPushRequest fromPlatform(JsonNode body) {
+    return read(body, false);
+  }
+
+  private static StkPushRequest read(JsonNode body, boolean fromMerchant) {
     JsonFields fields = JsonFields.of(body);
     FieldErrors errors = fields.errors();
 
@@ -90,7 +105,7 @@ public record StkPushRequest(
       accountReference = null;
     }
 
-    String callbackUrl = fields.text("callbackUrl", true, CALLBACK_URL_MAX);
+    String callbackUrl = fromMerchant ? fields.text("callbackUrl", true, CALLBACK_URL_MAX) : null;
     if (callbackUrl != null && !isAbsoluteHttpUrl(callbackUrl)) {
       errors.add("callbackUrl", "callbackUrl must be an absolute http or https URL");
       callbackUrl = null;
@@ -99,7 +114,15 @@ public record StkPushRequest(
     String referenceId = fields.text("referenceId", false, REFERENCE_ID_MAX);
 
     TzChannel channel = null;
-    if (currency != null && currency.channelRequired()) {
+    if (currency != null && currency.channelRequired() && !fromMerchant && !body.hasNonNull("channel")) {
+      // the platform's caller asks for the number's own network
+      channel = phone == null ? null : TzChannel.reaching(phone).orElse(null);
+      if (phone != null && channel == null) {
+        errors.add("phoneNumber", "phoneNumber " + phone.value() + " belongs to " + TzChannel.networkOf(phone)
+            + "; only " + TzChannel.networks() + " numbers can be prompted");
+        phone = null;
+      }
+    } else if (currency != null && currency.channelRequired()) {
       String channelCode = fields.text("channel", true, 0);
       if (channelCode != null) {
         channel = TzChannel.of(channelCode).orElse(null);

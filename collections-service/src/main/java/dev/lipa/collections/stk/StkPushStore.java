@@ -1,7 +1,5 @@
 package dev.lipa.collections.stk;
 
-import com.mongodb.ErrorCategory;
-import com.mongodb.MongoWriteException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
@@ -11,6 +9,11 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
 import dev.lipa.common.outbox.Outbox;
+import dev.lipa.common.once.Earlier;
+import dev.lipa.common.once.Insert;
+import dev.lipa.common.once.Origin;
+import dev.lipa.common.once.UniqueKeys;
+import dev.lipa.common.outbox.Outboxes;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,42 +34,31 @@ import org.springframework.stereotype.Component;
 public class StkPushStore {
 
   public static final String COLLECTION = "stk_pushes";
-  static final String ID_INDEX = "stk_id_unique";
   /**
-   * Uniqueness of (organisationId, referenceId) for pushes that carry a referenceId. A compound sparse index would
-   * not do on a real MongoDB (a document with organisationId but no referenceId is still indexed, so two pushes
-   * without a referenceId would collide) and partial indexes are ignored by the embedded store; so the pair is
-   * written into one field, {@code referenceKey}, present only when a referenceId was given, under a sparse unique
-   * index that behaves the same on both.
+   * {@code stk_id_unique} on the numeric {@code id}; {@code stk_reference_unique} on {@code referenceKey}, the pair
+   * (organisationId, referenceId) in one field present only when a referenceId was given; and
+   * {@code stk_idempotency_unique} on {@code idempotencyKey}, the idempotency claim's record key, present only when
+   * the request carried an {@code Idempotency-Key} (a retry that takes over a dead claimant's key cannot create a
+   * second push).
    */
-  static final String REFERENCE_INDEX = "stk_reference_unique";
-  /**
-   * Uniqueness of the idempotency claim's record key ({@code idempotencyKey}, present only when the request carried an
-   * {@code Idempotency-Key}): a retry that takes over a dead claimant's key cannot create a second push.
-   */
-  static final String IDEMPOTENCY_INDEX = "stk_idempotency_unique";
+  static final UniqueKeys UNIQUE_KEYS = UniqueKeys.standard("stk");
 
   private static final String ID = "_id";
   private static final String ORGANISATION = "organisationId";
   private static final String STATUS = "status";
   private static final String CREATED_AT = "createdAt";
-  private static final String REFERENCE_KEY = "referenceKey";
-  private static final String IDEMPOTENCY_KEY = "idempotencyKey";
-  private static final String FINGERPRINT = "fingerprint";
+  private static final String REFERENCE_KEY = UNIQUE_KEYS.reference().field();
+  private static final String IDEMPOTENCY_KEY = UNIQUE_KEYS.key().field();
 
   private final MongoCollection<Document> collection;
   private final Outbox outbox;
   private final StkOutboxEvents outboxEvents;
 
-  public StkPushStore(MongoDatabase database, Outbox outbox, StkOutboxEvents outboxEvents) {
+  public StkPushStore(MongoDatabase database, Outboxes outboxes, StkOutboxEvents outboxEvents) {
     this.collection = database.getCollection(COLLECTION);
-    this.outbox = outbox;
+    this.outbox = outboxes.of(collection);
     this.outboxEvents = outboxEvents;
-    collection.createIndex(Indexes.ascending("id"), new IndexOptions().name(ID_INDEX).unique(true));
-    collection.createIndex(Indexes.ascending(REFERENCE_KEY),
-        new IndexOptions().name(REFERENCE_INDEX).unique(true).sparse(true));
-    collection.createIndex(Indexes.ascending(IDEMPOTENCY_KEY),
-        new IndexOptions().name(IDEMPOTENCY_INDEX).unique(true).sparse(true));
+    UNIQUE_KEYS.createIndexes(collection);
     // the list, newest first, and the overdue sweep, oldest first: each
     // reads a range of its index in order, on MongoDB and on the embedded store alike
     collection.createIndex(Indexes.compoundIndex(Indexes.ascending(ORGANISATION), Indexes.descending(CREATED_AT)),
@@ -82,31 +74,16 @@ public class StkPushStore {
   /**
    * Stores a new push PENDING with its events in the outbox: one insert. The document also carries the request's
    * fingerprint and, when the request had an {@code Idempotency-Key}, the claim's record key, so that a repeat can be
-   * recognised from the push alone.
+   * recognised from the push alone. Says which unique key refused the push, if one did (then nothing was written).
    */
-  public void insert(StkPush push, RequestIdentity identity) {
-    Document document = toDocument(push).append(FINGERPRINT, identity.fingerprint());
-    if (identity.idempotencyKey() != null) {
-      document.append(IDEMPOTENCY_KEY, identity.idempotencyKey());
-    }
-    try {
-      outbox.insert(document, outboxEvents.toOutbox(push.events()));
-    } catch (MongoWriteException e) {
-      if (e.getError().getCategory() != ErrorCategory.DUPLICATE_KEY) {
-        throw e;
-      }
-      String message = String.valueOf(e.getError().getMessage());
-      if (message.contains(REFERENCE_INDEX) || message.contains(REFERENCE_KEY)) {
-        throw new DuplicateReferenceException(push.details().referenceId());
-      }
-      if (message.contains(IDEMPOTENCY_INDEX) || message.contains(IDEMPOTENCY_KEY)) {
-        throw new DuplicateIdempotencyKeyException();
-      }
-      if (message.contains(ID_INDEX)) {
-        throw new DuplicateIdException(push.id());
-      }
-      throw e;
-    }
+  public Insert insert(StkPush push, Origin origin) {
+    return UNIQUE_KEYS.insert(outbox, toDocument(push), origin, outboxEvents.toOutbox(push.events()));
+  }
+
+  /** Whether the push is stored (asked after its insert failed: it may have been applied all the same). */
+  public boolean holds(StkPush push) {
+    return collection.find(Filters.and(Filters.eq(ID, push.requestId().toString()),
+        Filters.eq(ORGANISATION, push.organisationId()))).projection(Projections.include(ID)).first() != null;
   }
 
   public Optional<StkPush> find(String organisationId, UUID requestId) {
@@ -115,20 +92,20 @@ public class StkPushStore {
   }
 
   /** The organisation's push with this referenceId, with the fingerprint of the request that created it. */
-  public Optional<StoredPush> findByReference(String organisationId, String referenceId) {
+  public Optional<Earlier<StkPush>> findByReference(String organisationId, String referenceId) {
     return findStored(Filters.and(Filters.eq(REFERENCE_KEY, organisationId + "\n" + referenceId),
         Filters.eq(ORGANISATION, organisationId)));
   }
 
   /** The organisation's push created under this idempotency record key, with its request's fingerprint. */
-  public Optional<StoredPush> findByIdempotencyKey(String organisationId, String idempotencyKey) {
+  public Optional<Earlier<StkPush>> findByIdempotencyKey(String organisationId, String idempotencyKey) {
     return findStored(Filters.and(Filters.eq(IDEMPOTENCY_KEY, idempotencyKey),
         Filters.eq(ORGANISATION, organisationId)));
   }
 
-  private Optional<StoredPush> findStored(Bson filter) {
+  private Optional<Earlier<StkPush>> findStored(Bson filter) {
     return Optional.ofNullable(collection.find(filter).projection(withoutOutbox()).first())
-        .map(d -> new StoredPush(toPush(d), d.getString(FINGERPRINT)));
+        .map(d -> UniqueKeys.earlier(d, StkPushStore::toPush));
   }
 
   /**
@@ -265,40 +242,5 @@ public class StkPushStore {
 
   private static BigDecimal amount(Object stored) {
     return stored instanceof Decimal128 decimal ? decimal.bigDecimalValue() : new BigDecimal(stored.toString());
-  }
-
-  /** The referenceId is already used by another push of the same organisation. */
-  public static final class DuplicateReferenceException extends RuntimeException {
-
-    public DuplicateReferenceException(String referenceId) {
-      super("referenceId " + referenceId + " is already used", null, false, false);
-    }
-  }
-
-  /** A push was already created under the same idempotency claim (a retry that took over a dead claimant's key). */
-  public static final class DuplicateIdempotencyKeyException extends RuntimeException {
-
-    public DuplicateIdempotencyKeyException() {
-      super("a push was already created under this idempotency key", null, false, false);
-    }
-  }
-
-  /** A stored push with the fingerprint of the request that created it (null for pushes older than fingerprints). */
-  public record StoredPush(StkPush push, String fingerprint) {
-  }
-
-  /**
-   * What identifies the request that creates a push: the fingerprint of its body and, with an Idempotency-Key, the
-   * claim's record key.
-   */
-  public record RequestIdentity(String fingerprint, String idempotencyKey) {
-  }
-
-  /** Another replica minted the same numeric id (rare); the caller retries with a fresh one. */
-  public static final class DuplicateIdException extends RuntimeException {
-
-    public DuplicateIdException(long id) {
-      super("id " + id + " is taken", null, false, false);
-    }
   }
 }

@@ -1,8 +1,11 @@
 package dev.lipa.collections.stk;
 
-import dev.lipa.common.ids.RecordIds;
 import dev.lipa.collections.stk.rail.StkOutcomeHandler;
 import dev.lipa.collections.stk.rail.StkRailOutcome;
+import dev.lipa.common.ids.RecordIds;
+import dev.lipa.common.once.CreateOnce;
+import dev.lipa.common.once.Creation;
+import dev.lipa.common.once.Origin;
 import dev.lipa.common.ratelimit.RateLimitExceededException;
 import java.time.Clock;
 import java.time.Instant;
@@ -19,10 +22,6 @@ import org.springframework.stereotype.Service;
 public class StkPushes implements StkOutcomeHandler {
 
   private static final Logger log = LoggerFactory.getLogger(StkPushes.class);
-  private static final int ID_ATTEMPTS = 3;
-
-  private static final String REFERENCE_CONFLICT = "referenceId %s was already used with a different request body";
-  private static final String KEY_CONFLICT = "this Idempotency-Key was already used with a different request body";
 
   private final StkPushStore store;
   private final RecordIds ids;
@@ -39,80 +38,24 @@ public class StkPushes implements StkOutcomeHandler {
   /**
    * Stores the push PENDING with its {@code stk.accepted} event: one store write. A repeat of an earlier request
    * (the same referenceId, or the same idempotency claim, with the same body) creates nothing and gives back the
-   * original push, marked as a replay: the unique indexes of the store decide, so concurrent repeats create one push.
+   * original push ({@link Creation.Replayed}); with another body it is a {@link Creation.Conflict}. The unique indexes
+   * of the store decide, so concurrent repeats create one push (common's {@link CreateOnce}).
    *
    * <p>Every new push takes a prompt of the phone number's allowance ({@link PhonePromptLimits}) first; a repeat
    * prompts nobody, so it gives the prompt back, and is answered as always even when the number has had its prompts.
    * A refused push writes nothing.
    *
-   * @param identity the request's body fingerprint and, with an Idempotency-Key, the claim's record key
-   * @throws ReferenceConflictException when the referenceId (or the claim) was used with a different body
+   * @param origin the request's body fingerprint and, with an Idempotency-Key, the claim's record key
    * @throws RateLimitExceededException when the phone number has had its prompts for now (and this is no repeat)
    */
-  public Acceptance accept(String organisationId, StkPushRequest request, StkPushStore.RequestIdentity identity) {
-    PhonePromptLimits.Permit permit;
-    try {
-      permit = promptLimits.acquire(request.phoneNumber());
-    } catch (RateLimitExceededException e) {
-      return earlier(organisationId, request, identity).orElseThrow(() -> e);
-    }
-    try {
-      Acceptance acceptance = insert(organisationId, request, identity);
-      if (acceptance.replayed()) {
-        permit.giveBack();
-      }
-      return acceptance;
-    } catch (RuntimeException e) {
-      permit.giveBack();
-      throw e;
-    }
-  }
-
-  /** The push an earlier identical request created, if this request repeats one (reads only). */
-  private Optional<Acceptance> earlier(String organisationId, StkPushRequest request,
-      StkPushStore.RequestIdentity identity) {
-    Optional<StkPushStore.StoredPush> byKey = identity.idempotencyKey() == null ? Optional.empty()
-        : store.findByIdempotencyKey(organisationId, identity.idempotencyKey());
-    if (byKey.isPresent()) {
-      return Optional.of(repeat(byKey, identity, KEY_CONFLICT));
-    }
-    if (request.referenceId() != null) {
-      return store.findByReference(organisationId, request.referenceId())
-          .map(stored -> repeat(Optional.of(stored), identity, REFERENCE_CONFLICT.formatted(request.referenceId())));
-    }
-    return Optional.empty();
-  }
-
-  private Acceptance insert(String organisationId, StkPushRequest request, StkPushStore.RequestIdentity identity) {
+  public Creation<StkPush> accept(String organisationId, StkPushRequest request, Origin origin) {
     UUID requestId = UUID.randomUUID();
-    for (int attempt = 1; ; attempt++) {
-      StkPush push = StkPush.accept(ids.next(), requestId, organisationId, request, now());
-      try {
-        store.insert(push, identity);
-        return new Acceptance(push, false);
-      } catch (StkPushStore.DuplicateIdException e) {
-        if (attempt == ID_ATTEMPTS) {
-          throw e;
-        }
-        log.warn("numeric id {} collided with another replica's; minting another", push.id());
-      } catch (StkPushStore.DuplicateReferenceException e) {
-        return repeat(store.findByReference(organisationId, request.referenceId()), identity,
-            REFERENCE_CONFLICT.formatted(request.referenceId()));
-      } catch (StkPushStore.DuplicateIdempotencyKeyException e) {
-        return repeat(store.findByIdempotencyKey(organisationId, identity.idempotencyKey()), identity, KEY_CONFLICT);
-      }
-    }
-  }
-
-  private static Acceptance repeat(Optional<StkPushStore.StoredPush> existing, StkPushStore.RequestIdentity identity,
-      String conflict) {
-    // the unique index refused the insert, so the push exists; it is only missing if it was deleted by hand meanwhile
-    StkPushStore.StoredPush stored = existing.orElseThrow(
-        () -> new IllegalStateException("the push that holds this unique key vanished"));
-    if (!identity.fingerprint().equals(stored.fingerprint())) {
-      throw new ReferenceConflictException(conflict);
-    }
-    return new Acceptance(stored.push(), true);
+    return CreateOnce.<StkPush>of(origin)
+        .byIdempotencyKey(key -> store.findByIdempotencyKey(organisationId, key))
+        .byReference(request.referenceId(), reference -> store.findByReference(organisationId, reference))
+        .after(() -> promptLimits.acquire(request.phoneNumber())::giveBack, store::holds)
+        .create(() -> StkPush.accept(ids.next(), requestId, organisationId, request, now()),
+            push -> store.insert(push, origin));
   }
 
   public List<StkPush> list(StkListQuery query) {
@@ -153,18 +96,6 @@ public class StkPushes implements StkOutcomeHandler {
       log.info("another outcome completed STK push {} first; this one is ignored", push.requestId());
     }
     return applied;
-  }
-
-  /** An accepted push; {@code replayed} when it was created earlier by the same request. */
-  public record Acceptance(StkPush push, boolean replayed) {
-  }
-
-  /** The request repeats a referenceId (or an idempotency claim) of an earlier push with a different body. */
-  public static final class ReferenceConflictException extends RuntimeException {
-
-    public ReferenceConflictException(String message) {
-      super(message, null, false, false);
-    }
   }
 
   /** Store times have millisecond precision: the aggregate uses the same, so what it holds is what is stored. */

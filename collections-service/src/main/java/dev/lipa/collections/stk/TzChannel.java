@@ -58,6 +58,17 @@ public enum TzChannel {
     return Arrays.stream(values()).map(TzChannel::code).collect(Collectors.joining(" or "));
   }
 
+  /** The channel of the number's network, if it is one of them. */
+  static Optional<TzChannel> reaching(MobileNumber number) {
+    return Arrays.stream(values()).filter(channel -> channel.reaches(number)).findFirst();
+  }
+
+  /** The networks and their prefixes, for a refusal: {@code Tigo (255 followed by 65, ...) or Airtel (...)}. */
+  static String networks() {
+    return Arrays.stream(values()).map(c -> c.network + " (255 followed by " + c.sortedPrefixes() + ")")
+        .collect(Collectors.joining(" or "));
+  }
+
   boolean reaches(MobileNumber number) {
     return number.country() == MobileCountry.TANZANIA && prefixes.contains(number.networkPrefix());
   }

@@ -1,5 +1,7 @@
 package dev.lipa.common.testsupport;
 
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
 import de.bwaldvogel.mongo.MongoServer;
 import dev.lipa.store.StoreBackends;
 import java.util.Map;
@@ -28,6 +30,7 @@ public final class SharedInfra {
 
   private static MongoServer mongo;
   private static String mongoUri;
+  private static MongoClient client;
   private static EmbeddedKafkaKraftBroker kafka;
 
   private SharedInfra() {
@@ -42,6 +45,18 @@ public final class SharedInfra {
       Runtime.getRuntime().addShutdownHook(new Thread(mongo::shutdownNow));
     }
     return mongoUri;
+  }
+
+  /**
+   * One client of the shared store for tests that only need a database of their own: opened on first use, closed at
+   * JVM exit, never by a test.
+   */
+  public static synchronized MongoClient mongoClient() {
+    if (client == null) {
+      client = MongoClients.create(mongoUri());
+      Runtime.getRuntime().addShutdownHook(new Thread(client::close));
+    }
+    return client;
   }
 
   /** The bootstrap servers of the shared broker; topics are created on first use with 3 partitions. */

@@ -12,6 +12,7 @@ import dev.lipa.common.events.EventEnvelope;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.outbox.OutboxEvent;
+import dev.lipa.common.outbox.Outboxes;
 import dev.lipa.payouts.money.Currency;
 import dev.lipa.payouts.requests.Claims;
 import dev.lipa.payouts.requests.RequestIdentity;
@@ -30,7 +31,6 @@ import java.util.UUID;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.bson.types.Decimal128;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -56,10 +56,9 @@ public class TransferStore {
   private final JsonMapper json;
   private final Clock clock;
 
-  public TransferStore(MongoDatabase database, @Qualifier("transferOutbox") Outbox outbox, JsonMapper json,
-      Clock clock) {
+  public TransferStore(MongoDatabase database, Outboxes outboxes, JsonMapper json, Clock clock) {
     this.collection = database.getCollection(COLLECTION);
-    this.outbox = outbox;
+    this.outbox = outboxes.of(collection);
     this.json = json;
     this.clock = clock;
     RequestKeys.createIndexes(collection, INDEX_PREFIX);

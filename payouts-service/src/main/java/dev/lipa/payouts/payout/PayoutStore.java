@@ -1,7 +1,5 @@
 package dev.lipa.payouts.payout;
 
-import com.mongodb.ErrorCategory;
-import com.mongodb.MongoWriteException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
@@ -11,6 +9,11 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
 import dev.lipa.common.outbox.Outbox;
+import dev.lipa.common.once.Earlier;
+import dev.lipa.common.once.Insert;
+import dev.lipa.common.once.Origin;
+import dev.lipa.common.once.UniqueKeys;
+import dev.lipa.common.outbox.Outboxes;
 import dev.lipa.payouts.ledger.ReservationOwners;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
@@ -23,7 +26,6 @@ import java.util.UUID;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.bson.types.Decimal128;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Component;
 
 /**
@@ -34,34 +36,30 @@ import org.springframework.stereotype.Component;
 public class PayoutStore implements ReservationOwners {
 
   public static final String COLLECTION = "payouts";
-  static final String ID_INDEX = "payout_id_unique";
-  /** (organisationId, kind, referenceId) written into one field present only with a referenceId (see collections). */
-  static final String REFERENCE_INDEX = "payout_reference_unique";
-  static final String IDEMPOTENCY_INDEX = "payout_idempotency_unique";
+  /**
+   * {@code payout_id_unique} on the numeric {@code id}; {@code payout_reference_unique} on {@code referenceKey},
+   * (organisationId, kind, referenceId) in one field present only with a referenceId; {@code payout_idempotency_unique}
+   * on the idempotency claim's record key.
+   */
+  static final UniqueKeys UNIQUE_KEYS = UniqueKeys.standard("payout");
 
   private static final String ID = "_id";
   private static final String ORGANISATION = "organisationId";
   private static final String KIND = "kind";
   private static final String STATUS = "status";
   private static final String CREATED_AT = "createdAt";
-  private static final String REFERENCE_KEY = "referenceKey";
-  private static final String IDEMPOTENCY_KEY = "idempotencyKey";
-  private static final String FINGERPRINT = "fingerprint";
+  private static final String REFERENCE_KEY = UNIQUE_KEYS.reference().field();
+  private static final String IDEMPOTENCY_KEY = UNIQUE_KEYS.key().field();
 
   private final MongoCollection<Document> collection;
   private final Outbox outbox;
   private final PayoutOutboxEvents outboxEvents;
 
-  public PayoutStore(MongoDatabase database, @Qualifier("payoutOutbox") Outbox outbox,
-      PayoutOutboxEvents outboxEvents) {
+  public PayoutStore(MongoDatabase database, Outboxes outboxes, PayoutOutboxEvents outboxEvents) {
     this.collection = database.getCollection(COLLECTION);
-    this.outbox = outbox;
+    this.outbox = outboxes.of(collection);
     this.outboxEvents = outboxEvents;
-    collection.createIndex(Indexes.ascending("id"), new IndexOptions().name(ID_INDEX).unique(true));
-    collection.createIndex(Indexes.ascending(REFERENCE_KEY),
-        new IndexOptions().name(REFERENCE_INDEX).unique(true).sparse(true));
-    collection.createIndex(Indexes.ascending(IDEMPOTENCY_KEY),
-        new IndexOptions().name(IDEMPOTENCY_INDEX).unique(true).sparse(true));
+    UNIQUE_KEYS.createIndexes(collection);
     collection.createIndex(Indexes.compoundIndex(Indexes.ascending(ORGANISATION, KIND), Indexes.descending(CREATED_AT)),
         new IndexOptions().name("payout_organisation_kind_created"));
     // one per filter of the list, so a filtered page reads its page even when few of the merchant's payouts match
@@ -72,30 +70,12 @@ public class PayoutStore implements ReservationOwners {
     collection.createIndex(Indexes.ascending(STATUS, CREATED_AT), new IndexOptions().name("payout_status_created"));
   }
 
-  /** Stores a new payout PENDING with its events in the outbox: one insert. */
-  public void insert(Payout payout, RequestIdentity identity) {
-    Document document = toDocument(payout).append(FINGERPRINT, identity.fingerprint());
-    if (identity.idempotencyKey() != null) {
-      document.append(IDEMPOTENCY_KEY, identity.idempotencyKey());
-    }
-    try {
-      outbox.insert(document, outboxEvents.toOutbox(payout.events()));
-    } catch (MongoWriteException e) {
-      if (e.getError().getCategory() != ErrorCategory.DUPLICATE_KEY) {
-        throw e;
-      }
-      String message = String.valueOf(e.getError().getMessage());
-      if (message.contains(REFERENCE_INDEX) || message.contains(REFERENCE_KEY)) {
-        throw new DuplicateReferenceException();
-      }
-      if (message.contains(IDEMPOTENCY_INDEX) || message.contains(IDEMPOTENCY_KEY)) {
-        throw new DuplicateIdempotencyKeyException();
-      }
-      if (message.contains(ID_INDEX)) {
-        throw new DuplicateIdException(payout.id());
-      }
-      throw e;
-    }
+  /**
+   * Stores a new payout PENDING with its events in the outbox, stamped with its request's fingerprint and claim: one
+   * insert. Says which unique key refused it, if one did (then nothing was written).
+   */
+  public Insert insert(Payout payout, Origin origin) {
+    return UNIQUE_KEYS.insert(outbox, toDocument(payout), origin, outboxEvents.toOutbox(payout.events()));
   }
 
   public Optional<Payout> find(String organisationId, UUID requestId) {
@@ -109,19 +89,19 @@ public class PayoutStore implements ReservationOwners {
         .projection(Projections.include(ID)).first() != null;
   }
 
-  public Optional<StoredPayout> findByReference(String organisationId, PayoutKind kind, String referenceId) {
+  public Optional<Earlier<Payout>> findByReference(String organisationId, PayoutKind kind, String referenceId) {
     return findStored(Filters.and(Filters.eq(REFERENCE_KEY, referenceKey(organisationId, kind, referenceId)),
         Filters.eq(ORGANISATION, organisationId)));
   }
 
-  public Optional<StoredPayout> findByIdempotencyKey(String organisationId, String idempotencyKey) {
+  public Optional<Earlier<Payout>> findByIdempotencyKey(String organisationId, String idempotencyKey) {
     return findStored(Filters.and(Filters.eq(IDEMPOTENCY_KEY, idempotencyKey),
         Filters.eq(ORGANISATION, organisationId)));
   }
 
-  private Optional<StoredPayout> findStored(Bson filter) {
+  private Optional<Earlier<Payout>> findStored(Bson filter) {
     return Optional.ofNullable(collection.find(filter).projection(withoutOutbox()).first())
-        .map(d -> new StoredPayout(toPayout(d), d.getString(FINGERPRINT)));
+        .map(d -> UniqueKeys.earlier(d, PayoutStore::toPayout));
   }
 
   /** The organisation's payouts of one kind matching the query, newest first. */
@@ -241,37 +221,5 @@ public class PayoutStore implements ReservationOwners {
 
   private static BigDecimal amount(Object stored) {
     return stored instanceof Decimal128 decimal ? decimal.bigDecimalValue() : new BigDecimal(stored.toString());
-  }
-
-  /** The referenceId is already used by another payout of the same organisation and kind. */
-  public static final class DuplicateReferenceException extends RuntimeException {
-
-    DuplicateReferenceException() {
-      super("referenceId is already used", null, false, false);
-    }
-  }
-
-  /** A payout was already created under the same idempotency claim. */
-  public static final class DuplicateIdempotencyKeyException extends RuntimeException {
-
-    DuplicateIdempotencyKeyException() {
-      super("a payout was already created under this idempotency key", null, false, false);
-    }
-  }
-
-  /** Another replica minted the same numeric id (rare); the caller retries with a fresh one. */
-  public static final class DuplicateIdException extends RuntimeException {
-
-    DuplicateIdException(long id) {
-      super("id " + id + " is taken", null, false, false);
-    }
-  }
-
-  /** A stored payout with the fingerprint of the request that created it. */
-  public record StoredPayout(Payout payout, String fingerprint) {
-  }
-
-  /** What identifies the creating request: its body's fingerprint and, with an Idempotency-Key, the claim's key. */
-  public record RequestIdentity(String fingerprint, String idempotencyKey) {
   }
 }

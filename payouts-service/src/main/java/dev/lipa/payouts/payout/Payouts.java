@@ -1,6 +1,9 @@
 package dev.lipa.payouts.payout;
 
 import dev.lipa.common.ids.RecordIds;
+import dev.lipa.common.once.CreateOnce;
+import dev.lipa.common.once.Creation;
+import dev.lipa.common.once.Origin;
 import dev.lipa.payouts.ledger.Ledger;
 import dev.lipa.payouts.payout.rail.PayoutOrder;
 import dev.lipa.payouts.payout.rail.PayoutOutcomeHandler;
@@ -35,7 +38,6 @@ import org.springframework.stereotype.Service;
 public class Payouts implements PayoutOutcomeHandler {
 
   private static final Logger log = LoggerFactory.getLogger(Payouts.class);
-  private static final int ID_ATTEMPTS = 3;
 
   private final PayoutStore store;
   private final RecordIds ids;
@@ -50,80 +52,29 @@ public class Payouts implements PayoutOutcomeHandler {
   }
 
   /**
-   * Reserves the amount and stores the payout PENDING with its accepted event. A repeat of an earlier request (same
-   * referenceId of the same kind, or the same idempotency claim, with the same body) creates and reserves nothing
-   * and gives back the original payout.
+   * Reserves the amount and stores the payout PENDING with its accepted event (common's {@link CreateOnce}). A repeat
+   * of an earlier request (same referenceId of the same kind, or the same idempotency claim) is looked for first, so
+   * that it creates and reserves nothing: with the same body it gives back the original payout
+   * ({@link Creation.Replayed}), with another a {@link Creation.Conflict}. When a concurrent repeat wins the insert,
+   * the reservation made meanwhile is released. An insert that fails is not assumed to have written nothing: the
+   * reservation is released at once only when the payout is known to be absent.
    *
-   * @throws dev.lipa.payouts.ledger.InsufficientBalanceException when the available balance does not cover it
-   * @throws ReferenceConflictException when the referenceId (or the claim) was used with a different body
+   * @throws dev.lipa.payouts.ledger.InsufficientBalanceException when the available balance does not cover it (and
+   *     this is no repeat)
    */
-  public Acceptance accept(String organisationId, PayoutRequest request, PayoutStore.RequestIdentity identity) {
-    if (request.referenceId() != null) {
-      Optional<PayoutStore.StoredPayout> earlier = store.findByReference(organisationId, request.kind(),
-          request.referenceId());
-      if (earlier.isPresent()) {
-        return repeat(earlier, identity, referenceConflict(request));
-      }
-    }
-    if (identity.idempotencyKey() != null) {
-      Optional<PayoutStore.StoredPayout> earlier = store.findByIdempotencyKey(organisationId,
-          identity.idempotencyKey());
-      if (earlier.isPresent()) {
-        return repeat(earlier, identity, "this Idempotency-Key was already used with a different request body");
-      }
-    }
+  public Creation<Payout> accept(String organisationId, PayoutRequest request, Origin origin) {
     UUID requestId = UUID.randomUUID();
-    ledger.reserve(organisationId, request.currency(), requestId, request.amount());
-    try {
-      for (int attempt = 1; ; attempt++) {
-        Payout payout = Payout.accept(ids.next(), requestId, organisationId, request,
-            originatorConversationId(requestId), now());
-        try {
-          store.insert(payout, identity);
-          return new Acceptance(payout, false);
-        } catch (PayoutStore.DuplicateIdException e) {
-          if (attempt == ID_ATTEMPTS) {
-            throw e;
-          }
-          log.warn("numeric id {} collided with another replica's; minting another", payout.id());
-        }
-      }
-    } catch (PayoutStore.DuplicateReferenceException e) {
-      ledger.release(organisationId, request.currency(), requestId, request.amount());
-      return repeat(store.findByReference(organisationId, request.kind(), request.referenceId()), identity,
-          referenceConflict(request));
-    } catch (PayoutStore.DuplicateIdempotencyKeyException e) {
-      ledger.release(organisationId, request.currency(), requestId, request.amount());
-      return repeat(store.findByIdempotencyKey(organisationId, identity.idempotencyKey()), identity,
-          "this Idempotency-Key was already used with a different request body");
-    } catch (RuntimeException e) {
-      // The insert may have been applied before it failed (a store that wrote the payout and then timed out): its
-      // accepted event would then pay it, so its reservation must stay. Release only once the payout is known to be
-      // absent; when even that cannot be read, the ledger's repair releases the reservation after orphan-after,
-      // having checked that no payout owns it.
-      try {
-        if (!store.owns(organisationId, requestId.toString())) {
-          ledger.release(organisationId, request.currency(), requestId, request.amount());
-        }
-      } catch (RuntimeException unknown) {
-        e.addSuppressed(unknown);
-      }
-      throw e;
-    }
-  }
-
-  private static String referenceConflict(PayoutRequest request) {
-    return "referenceId " + request.referenceId() + " was already used with a different request body";
-  }
-
-  private static Acceptance repeat(Optional<PayoutStore.StoredPayout> existing, PayoutStore.RequestIdentity identity,
-      String conflict) {
-    PayoutStore.StoredPayout stored = existing.orElseThrow(
-        () -> new IllegalStateException("the payout that holds this unique key vanished"));
-    if (!identity.fingerprint().equals(stored.fingerprint())) {
-      throw new ReferenceConflictException(conflict);
-    }
-    return new Acceptance(stored.payout(), true);
+    return CreateOnce.<Payout>of(origin)
+        .byReference(request.referenceId(),
+            reference -> store.findByReference(organisationId, request.kind(), reference))
+        .byIdempotencyKey(key -> store.findByIdempotencyKey(organisationId, key))
+        .lookingFirst()
+        .after(() -> {
+          ledger.reserve(organisationId, request.currency(), requestId, request.amount());
+          return () -> ledger.release(organisationId, request.currency(), requestId, request.amount());
+        }, payout -> store.owns(payout.organisationId(), payout.requestId().toString()))
+        .create(() -> Payout.accept(ids.next(), requestId, organisationId, request,
+            originatorConversationId(requestId), now()), payout -> store.insert(payout, origin));
   }
 
   public List<Payout> list(PayoutListQuery query) {
@@ -187,18 +138,6 @@ public class Payouts implements PayoutOutcomeHandler {
           Math.abs(bits.getLong() % 10L));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
-    }
-  }
-
-  /** An accepted payout; {@code replayed} when it was created earlier by the same request. */
-  public record Acceptance(Payout payout, boolean replayed) {
-  }
-
-  /** The request repeats a referenceId (or an idempotency claim) of an earlier payout with a different body. */
-  public static final class ReferenceConflictException extends RuntimeException {
-
-    public ReferenceConflictException(String message) {
-      super(message, null, false, false);
     }
   }
 

@@ -46,11 +46,6 @@ public class CheckoutExceptionHandler {
     return respond(e.status(), CheckoutError.of(e.getMessage()));
   }
 
-  @ExceptionHandler(CheckoutSessions.KeyConflictException.class)
-  ResponseEntity<CheckoutError> keyConflict(CheckoutSessions.KeyConflictException e) {
-    return respond(HttpStatus.CONFLICT, CheckoutError.of(e.getMessage()));
-  }
-
   @ExceptionHandler(CheckoutSessions.UnknownSessionException.class)
   ResponseEntity<CheckoutError> unknown(CheckoutSessions.UnknownSessionException e) {
     return respond(HttpStatus.NOT_FOUND, CheckoutError.of("checkout session not found"));

@@ -9,7 +9,10 @@ import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
 import dev.lipa.common.idempotency.IdempotentRequest;
 import dev.lipa.common.idempotency.RequestFingerprint;
+import dev.lipa.common.once.Creation;
+import dev.lipa.common.once.Origin;
 import dev.lipa.common.servlet.Caller;
+import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.FieldErrors;
 import dev.lipa.common.web.ValidationException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -88,16 +91,20 @@ class CheckoutSessionController {
 
   private ResponseEntity<?> accept(String organisationId, CreateSessionRequest command, String deviceId,
       String fingerprint, IdempotencyClaim claim) {
-    CheckoutSessions.Creation creation = sessions.create(organisationId, command, deviceId, fingerprint,
-        claim == null ? null : claim.recordKey());
-    CheckoutSession session = creation.session();
-    ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.CREATED);
-    if (creation.replayed()) {
-      response.header(IdempotencyKeys.REPLAYED_HEADER, "true");
-    }
+    return switch (sessions.create(organisationId, command, deviceId, Origin.of(fingerprint, claim))) {
+      case Creation.Created<CheckoutSession>(CheckoutSession session) ->
+          ResponseEntity.status(HttpStatus.CREATED).body(created(session));
+      case Creation.Replayed<CheckoutSession>(CheckoutSession session) -> ResponseEntity.status(HttpStatus.CREATED)
+          .header(IdempotencyKeys.REPLAYED_HEADER, "true").body(created(session));
+      // answered in the checkout error body by CheckoutExceptionHandler
+      case Creation.Conflict<CheckoutSession>(String message) -> throw ApiException.conflict(message);
+    };
+  }
+
+  private Created created(CheckoutSession session) {
     String ref = session.details().checkoutRef();
-    return response.body(new Created(session.id().toString(), properties.baseUrl() + "/checkout/" + ref, ref,
-        session.status().name()));
+    return new Created(session.id().toString(), properties.baseUrl() + "/checkout/" + ref, ref,
+        session.status().name());
   }
 
   /** Only the caller's own sessions: another organisation's id is answered exactly like an unknown one (404). */

@@ -3,7 +3,6 @@ package dev.lipa.collections.stk.web;
 import dev.lipa.collections.stk.StkListQuery;
 import dev.lipa.collections.stk.StkPush;
 import dev.lipa.collections.stk.StkPushRequest;
-import dev.lipa.collections.stk.StkPushStore;
 import dev.lipa.collections.stk.StkPushes;
 import dev.lipa.common.callbacks.CallbackUrlGuard;
 import dev.lipa.common.idempotency.IdempotencyClaim;
@@ -11,6 +10,8 @@ import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
 import dev.lipa.common.idempotency.IdempotentRequest;
 import dev.lipa.common.idempotency.RequestFingerprint;
+import dev.lipa.common.once.Creation;
+import dev.lipa.common.once.Origin;
 import dev.lipa.common.servlet.Caller;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
@@ -82,20 +83,18 @@ class StkPushController {
 
   private ResponseEntity<?> accept(String organisationId, StkPushRequest command, String fingerprint,
       IdempotencyClaim claim) {
-    StkPushes.Acceptance acceptance;
-    try {
-      acceptance = pushes.accept(organisationId, command,
-          new StkPushStore.RequestIdentity(fingerprint, claim == null ? null : claim.recordKey()));
-    } catch (StkPushes.ReferenceConflictException e) {
-      throw ApiException.conflict(e.getMessage());
-    }
-    StkPush push = acceptance.push();
-    ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.CREATED);
-    if (acceptance.replayed()) {
-      response.header(IdempotencyKeys.REPLAYED_HEADER, "true");
-    }
-    return response.body(Envelope.created("STK push accepted for processing",
-        new Accepted(push.requestId().toString(), push.details().phoneNumber(), push.details().amount())));
+    return switch (pushes.accept(organisationId, command, Origin.of(fingerprint, claim))) {
+      case Creation.Created<StkPush>(StkPush push) -> ResponseEntity.status(HttpStatus.CREATED).body(accepted(push));
+      case Creation.Replayed<StkPush>(StkPush push) -> ResponseEntity.status(HttpStatus.CREATED)
+          .header(IdempotencyKeys.REPLAYED_HEADER, "true").body(accepted(push));
+      case Creation.Conflict<StkPush>(String message) -> throw ApiException.conflict(message);
+    };
+  }
+
+  /** The 201 answer, the same for the request that created the push and for its replays. */
+  private static Envelope<Accepted> accepted(StkPush push) {
+    return Envelope.created("STK push accepted for processing",
+        new Accepted(push.requestId().toString(), push.details().phoneNumber(), push.details().amount()));
   }
 
   /** Newest first, with optional filters and bounded paging (see {@link StkListParameters}). */

@@ -5,6 +5,8 @@ import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
 import dev.lipa.common.idempotency.IdempotentRequest;
 import dev.lipa.common.idempotency.RequestFingerprint;
+import dev.lipa.common.once.Creation;
+import dev.lipa.common.once.Origin;
 import dev.lipa.common.servlet.Caller;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
@@ -20,7 +22,6 @@ import dev.lipa.payouts.payout.PayoutKind;
 import dev.lipa.payouts.payout.PayoutListQuery;
 import dev.lipa.payouts.payout.PayoutRequest;
 import dev.lipa.payouts.payout.PayoutStatus;
-import dev.lipa.payouts.payout.PayoutStore;
 import dev.lipa.payouts.payout.Payouts;
 import dev.lipa.payouts.sendmoney.SendMoneyRequest;
 import jakarta.servlet.http.HttpServletRequest;
@@ -114,21 +115,20 @@ class PayoutController {
     String organisationId = Caller.organisationId(request);
     String fingerprint = RequestFingerprint.of(body);
     return idempotent.execute(new IdempotentRequest(organisationId, scope, key, fingerprint), claim -> {
-      Payouts.Acceptance acceptance;
+      Creation<Payout> creation;
       try {
-        acceptance = payouts.accept(organisationId, command,
-            new PayoutStore.RequestIdentity(fingerprint, claim == null ? null : claim.recordKey()));
+        creation = payouts.accept(organisationId, command, Origin.of(fingerprint, claim));
       } catch (InsufficientBalanceException e) {
         throw new ApiException(INSUFFICIENT_BALANCE, e.getMessage());
-      } catch (Payouts.ReferenceConflictException e) {
-        throw ApiException.conflict(e.getMessage());
       }
-      ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.CREATED);
-      if (acceptance.replayed()) {
+      return switch (creation) {
+        case Creation.Created<Payout>(Payout payout) ->
+            ResponseEntity.status(HttpStatus.CREATED).body(Envelope.created(message, answer.apply(payout)));
         // a repeated referenceId (the key's own replays are marked by the idempotent endpoint)
-        response.header(IdempotencyKeys.REPLAYED_HEADER, "true");
-      }
-      return response.body(Envelope.created(message, answer.apply(acceptance.payout())));
+        case Creation.Replayed<Payout>(Payout payout) -> ResponseEntity.status(HttpStatus.CREATED)
+            .header(IdempotencyKeys.REPLAYED_HEADER, "true").body(Envelope.created(message, answer.apply(payout)));
+        case Creation.Conflict<Payout>(String conflict) -> throw ApiException.conflict(conflict);
+      };
     });
   }
 
