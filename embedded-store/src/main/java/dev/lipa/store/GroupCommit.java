@@ -31,15 +31,19 @@ import org.h2.mvstore.MVStore;
  * lock and the checkpoint takes the exclusive side, so a commit never falls in the middle of a command (H2 captures the
  * maps' roots one after the other while it commits, and a commit inside a command could store a document without its
  * index entries). The commit carries the log's last sequence number (map {@value #CHECKPOINT_MAP}); once it is on the
- * disk the log's older segments are deleted. Every checkpoint is forced to the disk, whatever the fsync setting, before
- * the next one can overwrite anything it needs, which is what makes H2's retention of dead chunks unnecessary (H2's 45 s
- * default grew a file by a gigabyte under hundreds of commits a second). A thread of its own compacts sparse chunks
+ * disk the log's older segments are recycled. Every checkpoint is forced to the disk, whatever the fsync setting, and a
+ * dead chunk is kept for {@link #RETENTION_CHECKPOINTS} checkpoints' time before H2 writes over it. A thread of its own compacts sparse chunks
  * meanwhile, as H2's background writer did (see {@link Housekeeping}).
  */
 final class GroupCommit implements AutoCloseable {
 
-  /** Dead chunks are reused once H2's last five versions no longer need them (see above). */
-  private static final int RETENTION_MILLIS = 0;
+  /**
+   * Checkpoints a dead chunk outlives before H2 writes over it. H2 finds its newest version from the file header, which
+   * it rewrites at least every 20 versions, and from the chain of chunks after it: a chunk that header names must still
+   * be there after a crash. With no retention at all a {@code kill -9} under load left a file that opened at its first
+   * version (everything since then was in no log any more).
+   */
+  static final int RETENTION_CHECKPOINTS = 30;
   static final long CHECKPOINT_BYTES = Long.getLong("lipa.store.checkpoint-bytes", 64L << 20);
   /** The map in the H2 file that holds the last log record a checkpoint covers. */
   static final String CHECKPOINT_MAP = "lipa.wal";
@@ -92,7 +96,8 @@ final class GroupCommit implements AutoCloseable {
     this.fatal = fatal;
     this.checkpoints = store.openMap(CHECKPOINT_MAP);
     fatal.onFailure(this::wakeEveryone);
-    store.setRetentionTime(RETENTION_MILLIS);
+    store.setRetentionTime((int) Math.min(Integer.MAX_VALUE,
+        durability.checkpointEvery().toMillis() * RETENTION_CHECKPOINTS));
     checkpoints.put(CHECKPOINT_KEY, log.appended());
     store.commit(); // whatever opening the databases and replaying the log changed, before the first answer
     store.sync();
