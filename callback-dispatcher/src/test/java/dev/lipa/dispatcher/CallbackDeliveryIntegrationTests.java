@@ -13,6 +13,7 @@ import dev.lipa.common.testsupport.ListenerCoverage;
 import dev.lipa.common.testsupport.SharedInfraInitializer;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.common.testsupport.TestIssuer;
+import dev.lipa.common.testsupport.TestKafka;
 import dev.lipa.dispatcher.TestReceiver.Received;
 import dev.lipa.dispatcher.TestReceiver.Reply;
 import dev.lipa.dispatcher.signing.WebhookSignature;
@@ -25,6 +26,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Nested;
@@ -117,9 +119,9 @@ class CallbackDeliveryIntegrationTests {
     produce(request.requestId(), request.record(receiver.url(request.path())));
   }
 
-  void produce(String key, String value) {
+  RecordMetadata produce(String key, String value) {
     try {
-      kafka.send(Topics.CALLBACKS, key, value).get();
+      return kafka.send(Topics.CALLBACKS, key, value).get().getRecordMetadata();
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
@@ -200,9 +202,13 @@ class CallbackDeliveryIntegrationTests {
       String noBody = "{\"eventId\":\"" + request.eventId() + "\",\"type\":\"callback.requested\",\"data\":{}}";
       produce(request.requestId(), notJson);
       produce(request.requestId(), noBody);
-      produce(request);
+      RecordMetadata good = produce(request.requestId(), request.record(receiver.url(request.path())));
 
       awaitStatus(request.callbackId(), "DELIVERED", KAFKA_WAIT);
+      // the intake got past all three (same key, so one partition, in this order) and stored one delivery only
+      TestKafka.awaitConsumed("callback-dispatcher", good, KAFKA_WAIT);
+      assertThat(deliveries().countDocuments(Filters.eq("requestId", request.requestId()))).isOne();
+      assertThat(receiver.received(request.path())).hasSize(1);
       await().atMost(KAFKA_WAIT).untilAsserted(() -> {
         List<JsonNode> letters = new ArrayList<>();
         http().get("/admin/v1/dead-letters?listener=callback-intake", Map.of("X-Operator-Token", OPERATOR_TOKEN))
