@@ -17,9 +17,9 @@ import org.bson.Document;
  *
  * <p>It waits until the aggregate's outbox is empty (Kafka acknowledged every event its changes wrote, including the
  * ones it should not have written), then sends a marker with the same key, so to the same partition and after any of
- * those records, and waits until the {@link TopicRecorder} has seen the marker: the recorder reads a partition in order,
- * so by then it holds every earlier record of the key. Only for topics no listener of the test's JVM reads (the marker
- * is not a platform event).
+ * those records, and waits until the {@link TopicRecorder} has seen the marker: the recorder reads a partition in
+ * order, so by then it holds every earlier record of the key. Only for topics no listener of the test's JVM reads (the
+ * marker is not a platform event).
  */
 public final class PublishedRecords {
 
