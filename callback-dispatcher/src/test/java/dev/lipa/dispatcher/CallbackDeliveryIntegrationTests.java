@@ -11,8 +11,10 @@ import dev.lipa.common.testsupport.PathRuleChecks;
 import dev.lipa.common.testsupport.PathRuleChecks.Protected;
 import dev.lipa.common.testsupport.ListenerCoverage;
 import dev.lipa.common.testsupport.SharedInfraInitializer;
+import dev.lipa.common.testsupport.StoredShape;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.common.testsupport.TestIssuer;
+import dev.lipa.common.testsupport.TestKafka;
 import dev.lipa.dispatcher.TestReceiver.Received;
 import dev.lipa.dispatcher.TestReceiver.Reply;
 import dev.lipa.dispatcher.signing.WebhookSignature;
@@ -25,6 +27,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Nested;
@@ -117,9 +120,9 @@ class CallbackDeliveryIntegrationTests {
     produce(request.requestId(), request.record(receiver.url(request.path())));
   }
 
-  void produce(String key, String value) {
+  RecordMetadata produce(String key, String value) {
     try {
-      kafka.send(Topics.CALLBACKS, key, value).get();
+      return kafka.send(Topics.CALLBACKS, key, value).get().getRecordMetadata();
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
@@ -200,9 +203,13 @@ class CallbackDeliveryIntegrationTests {
       String noBody = "{\"eventId\":\"" + request.eventId() + "\",\"type\":\"callback.requested\",\"data\":{}}";
       produce(request.requestId(), notJson);
       produce(request.requestId(), noBody);
-      produce(request);
+      RecordMetadata good = produce(request.requestId(), request.record(receiver.url(request.path())));
 
       awaitStatus(request.callbackId(), "DELIVERED", KAFKA_WAIT);
+      // the intake got past all three (same key, so one partition, in this order) and stored one delivery only
+      TestKafka.awaitConsumed("callback-dispatcher", good, KAFKA_WAIT);
+      assertThat(deliveries().countDocuments(Filters.eq("requestId", request.requestId()))).isOne();
+      assertThat(receiver.received(request.path())).hasSize(1);
       await().atMost(KAFKA_WAIT).untilAsserted(() -> {
         List<JsonNode> letters = new ArrayList<>();
         http().get("/admin/v1/dead-letters?listener=callback-intake", Map.of("X-Operator-Token", OPERATOR_TOKEN))
@@ -418,6 +425,121 @@ class CallbackDeliveryIntegrationTests {
     assertThat(issued.status()).isEqualTo(201);
     assertThat(issued.headers().firstValue("Cache-Control")).contains("no-store");
     return issued.json().path("data").path("secret").stringValue();
+  }
+
+  /**
+   * Pins the shape (field names and BSON types, as the store holds them) of the dispatcher's documents: deliveries
+   * with their attempt log, signing secrets and disabled endpoints. Data written by one release is read by the next
+   * (a delivery may wait ten hours for its next attempt): a renamed field, a changed type or a renamed collection must
+   * fail here.
+   */
+  @Nested
+  class StoredDocuments {
+
+    private org.bson.BsonDocument raw(String collection, org.bson.conversions.Bson filter) {
+      return StoredShape.stored(mongo.getDatabase("lipa-dispatcher").getCollection(collection), filter);
+    }
+
+    @Test
+    void aDeliveryDeliveredOnItsSecondAttempt() {
+      Request request = Request.fresh();
+      receiver.script(request.path(), Reply.status(500), Reply.status(200));
+      produce(request);
+      awaitStatus(request.callbackId(), "DELIVERED", KAFKA_WAIT);
+
+      StoredShape.assertShape(raw("deliveries", Filters.eq("_id", request.callbackId())), """
+          _id: string
+          attemptLog: array
+          attemptLog[]: document
+          attemptLog[].at: date_time
+          attemptLog[].attempt: int32
+          attemptLog[].error: null|string
+          attemptLog[].latencyMs: int64
+          attemptLog[].response: null
+          attemptLog[].statusCode: int32
+          attemptLog[].url: string
+          attempts: int32
+          body: string
+          callbackId: string
+          createdAt: date_time
+          deliveredAt: date_time
+          eventId: string
+          kind: string
+          nextAttemptAt: date_time
+          organisationId: string
+          requestId: string
+          roundAttempts: int32
+          status: string
+          updatedAt: date_time
+          url: string
+          """);
+    }
+
+    @Test
+    void aDeadDeliveryAndTheEndpointItsAnswerDisabled() {
+      Request request = Request.fresh();
+      receiver.script(request.path(), Reply.status(410));
+      produce(request);
+      awaitStatus(request.callbackId(), "DEAD", KAFKA_WAIT);
+
+      StoredShape.assertShape(raw("deliveries", Filters.eq("_id", request.callbackId())), """
+          _id: string
+          attemptLog: array
+          attemptLog[]: document
+          attemptLog[].at: date_time
+          attemptLog[].attempt: int32
+          attemptLog[].error: string
+          attemptLog[].latencyMs: int64
+          attemptLog[].response: null
+          attemptLog[].statusCode: int32
+          attemptLog[].url: string
+          attempts: int32
+          body: string
+          callbackId: string
+          createdAt: date_time
+          deadAt: date_time
+          deadReason: string
+          eventId: string
+          kind: string
+          nextAttemptAt: date_time
+          organisationId: string
+          requestId: string
+          roundAttempts: int32
+          status: string
+          updatedAt: date_time
+          url: string
+          """);
+      StoredShape.assertShape(raw("disabled_endpoints", Filters.eq("organisationId", request.organisationId())), """
+          _id: string
+          byCallbackId: string
+          disabledAt: date_time
+          organisationId: string
+          url: string
+          """);
+    }
+
+    @Test
+    void aSigningSecretRotatedOnce() {
+      String organisationId = UUID.randomUUID().toString();
+      issueSecret(organisationId);
+      StoredShape.assertShape(raw("signing_secrets", Filters.eq("_id", organisationId)), """
+          _id: string
+          createdAt: date_time
+          current: string
+          revealed: boolean
+          """);
+
+      issueSecret(organisationId);
+
+      StoredShape.assertShape(raw("signing_secrets", Filters.eq("_id", organisationId)), """
+          _id: string
+          createdAt: date_time
+          current: string
+          previous: string
+          previousExpiresAt: date_time
+          revealed: boolean
+          """);
+    }
   }
 
   @Nested

@@ -15,9 +15,11 @@ import java.util.Date;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -110,8 +112,11 @@ public abstract class CheckoutIntegrationTest {
         Updates.set("expiresAt", Date.from(Instant.now().minusSeconds(1))));
   }
 
-  /** Publishes an STK outcome on payments.collections.v1 as collections-service would. */
-  protected static void publishStkOutcome(String organisationId, CollectionsStub.Call call, boolean succeeded) {
+  /**
+   * Publishes an STK outcome on payments.collections.v1 as collections-service would, and returns where the broker put
+   * it (for {@link dev.lipa.common.testsupport.TestKafka#awaitConsumed}).
+   */
+  protected static RecordMetadata publishStkOutcome(String organisationId, CollectionsStub.Call call, boolean succeeded) {
     String type = succeeded ? "stk.succeeded" : "stk.failed";
     String value = """
         {"eventId":"%s","type":"%s","version":1,"occurredAt":"%s","organisationId":"%s",
@@ -121,8 +126,14 @@ public abstract class CheckoutIntegrationTest {
         call.body().path("referenceId").asString(), call.body().path("amount"), succeeded ? "SUCCESS" : "FAILED",
         succeeded ? 0 : 1032, succeeded ? "The service request is processed successfully." : "Request cancelled by user",
         succeeded ? "\"SBX1234567\"" : "null");
-    producer().send(new ProducerRecord<>(Topics.COLLECTIONS, call.requestId(), value));
-    producer().flush();
+    try {
+      return producer().send(new ProducerRecord<>(Topics.COLLECTIONS, call.requestId(), value)).get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("could not publish the outcome", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   private static synchronized KafkaProducer<String, String> producer() {

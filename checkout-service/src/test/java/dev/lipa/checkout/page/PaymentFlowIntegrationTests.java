@@ -9,12 +9,14 @@ import dev.lipa.checkout.CollectionsStub;
 import dev.lipa.checkout.session.CheckoutSessionStore;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.testsupport.TestHttp;
+import dev.lipa.common.testsupport.TestKafka;
 import dev.lipa.common.testsupport.TopicRecorder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.bson.Document;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -25,6 +27,8 @@ import tools.jackson.databind.json.JsonMapper;
 class PaymentFlowIntegrationTests extends CheckoutIntegrationTest {
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
+  /** The consumer group of checkout's STK outcome listener ({@code mpesa.StkOutcomeListener}). */
+  private static final String STK_OUTCOMES_GROUP = "checkout-stk-outcomes";
   private static final String CARD = "{\"cardNumber\":\"%s\",\"expiry\":\"12/39\",\"cvc\":\"123\"}";
 
   record Session(String org, String id, String ref) {
@@ -246,9 +250,15 @@ class PaymentFlowIntegrationTests extends CheckoutIntegrationTest {
         assertThat(callbackOf(s.id()).path("data").path("body").path("paymentMethod").asString())
             .isEqualTo("MPESA_STK");
       });
-      // a redelivered outcome changes nothing
-      publishStkOutcome(s.org(), call, false);
+      // a contrary outcome for the same push, read by checkout's consumer (its offset committed past it), changes
+      // nothing: the session stays paid and no event follows
+      RecordMetadata contrary = publishStkOutcome(s.org(), call, false);
+      TestKafka.awaitConsumed(STK_OUTCOMES_GROUP, contrary, Duration.ofSeconds(15));
       assertThat(status(s)).isEqualTo("SUCCEEDED");
+      assertThat(page(s.ref(), "/state", null).json().path("attempt").path("status").asString())
+          .isEqualTo("SUCCEEDED");
+      assertThat(checkoutEventTypes(s.id())).containsExactly("checkout.created", "checkout.processing",
+          "checkout.requires_action", "checkout.processing", "checkout.succeeded");
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.lipa.common.testsupport.TestIssuer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -206,13 +207,36 @@ class CheckoutSessionApiIntegrationTests extends CheckoutIntegrationTest {
 
     @Test
     void keysOfDifferentOrganisationsNeverMeet() {
-      Map<String, String> first = new HashMap<>(as(newOrganisation()));
-      first.put("Idempotency-Key", "shared-key");
-      Map<String, String> second = new HashMap<>(as(newOrganisation()));
-      second.put("Idempotency-Key", "shared-key");
-      JsonNode a = http().postJson(SESSIONS, cardAndMpesa(), first).json();
-      JsonNode b = http().postJson(SESSIONS, cardAndMpesa(), second).json();
-      assertThat(a.path("id")).isNotEqualTo(b.path("id"));
+      String firstOrg = newOrganisation();
+      String secondOrg = newOrganisation();
+      String thirdOrg = newOrganisation();
+      String key = "shared-key-" + UUID.randomUUID();
+      TestHttp.Response a = http().postJson(SESSIONS, cardAndMpesa(), withKey(firstOrg, key));
+      // the same key and body from another organisation: a session of its own, not a replay of the first
+      TestHttp.Response b = http().postJson(SESSIONS, cardAndMpesa(), withKey(secondOrg, key));
+      // the same key with another body from a third: a session of its own, not a conflict with either
+      TestHttp.Response c = http().postJson(SESSIONS, with("amount", 99), withKey(thirdOrg, key));
+
+      for (TestHttp.Response response : List.of(a, b, c)) {
+        assertThat(response.status()).as(response.body()).isEqualTo(201);
+        assertThat(response.headers().firstValue("Idempotent-Replayed")).isEmpty();
+      }
+      assertThat(List.of(a, b, c)).extracting(r -> r.json().path("id").asString()).doesNotHaveDuplicates()
+          .allSatisfy(id -> assertThat(id).isNotBlank());
+      assertThat(http().get(SESSIONS + "/" + b.json().path("id").asString(), as(secondOrg)).status())
+          .isEqualTo(200);
+      assertThat(http().get(SESSIONS + "/" + b.json().path("id").asString(), as(firstOrg)).status())
+          .isEqualTo(404);
+      for (String org : List.of(firstOrg, secondOrg, thirdOrg)) {
+        assertThat(database.getCollection(CheckoutSessionStore.COLLECTION)
+            .countDocuments(com.mongodb.client.model.Filters.eq("organisationId", org))).isOne();
+      }
+    }
+
+    private Map<String, String> withKey(String organisationId, String key) {
+      Map<String, String> headers = new HashMap<>(as(organisationId));
+      headers.put("Idempotency-Key", key);
+      return headers;
     }
   }
 

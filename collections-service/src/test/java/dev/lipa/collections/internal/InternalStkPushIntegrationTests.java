@@ -7,6 +7,7 @@ import com.mongodb.client.model.Filters;
 import dev.lipa.collections.CollectionsIntegrationTest;
 import dev.lipa.collections.stk.StkPushStore;
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.testsupport.PublishedRecords;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.common.testsupport.TopicRecorder;
 import java.time.Duration;
@@ -56,7 +57,9 @@ class InternalStkPushIntegrationTests extends CollectionsIntegrationTest {
       // the sandbox rail answers; the outcome is a domain event and no callback is requested
       await().atMost(Duration.ofSeconds(15)).until(() -> TopicRecorder.records(Topics.COLLECTIONS, requestId)
           .stream().anyMatch(r -> JSON.readTree(r.value()).path("type").asString().equals("stk.succeeded")));
-      assertThat(TopicRecorder.records(Topics.CALLBACKS, requestId)).isEmpty();
+      // complete: every event the outcome wrote has left the outbox, and a marker sent after them has come round
+      assertThat(PublishedRecords.all(Topics.CALLBACKS, requestId, database.getCollection(StkPushStore.COLLECTION),
+          stored.get("_id"))).isEmpty();
     }
 
     @Test

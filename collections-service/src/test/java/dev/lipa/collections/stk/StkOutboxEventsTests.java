@@ -84,4 +84,29 @@ class StkOutboxEventsTests {
     assertThat(JSON.readTree(outbox.get(1).payload()).get("data").get("body").get("status").stringValue())
         .isEqualTo("FAILED");
   }
+
+  @Test
+  void failureEmitsTheDomainEventAndTheCallbackRequestInTheirPinnedShape() {
+    StkPush push = restored(aPendingStkPush());
+    UUID callbackId = UUID.randomUUID();
+    push.fail(REFERENCE, 1032, "Request cancelled by user", callbackId, NOW);
+
+    List<OutboxEvent> outbox = events.toOutbox(push.events());
+
+    String requestId = push.requestId().toString();
+    assertThat(outbox).extracting(OutboxEvent::topic).containsExactly(Topics.COLLECTIONS, Topics.CALLBACKS);
+    assertThat(JSON.readTree(outbox.get(0).payload())).isEqualTo(JSON.readTree("""
+        {"eventId":"%s","type":"stk.failed","version":1,"occurredAt":"2026-03-01T09:00:03Z",
+         "organisationId":"org-1",
+         "data":{"requestId":"%s","referenceId":"ref-1","phoneNumber":"254712345678","amount":10,
+                 "currency":"KSH","status":"FAILED","resultCode":1032,
+                 "resultDescription":"Request cancelled by user","receipt":null}}"""
+        .formatted(outbox.get(0).eventId(), requestId)));
+    assertThat(JSON.readTree(outbox.get(1).payload())).isEqualTo(JSON.readTree("""
+        {"eventId":"%s","type":"callback.requested","version":1,"occurredAt":"2026-03-01T09:00:03Z",
+         "organisationId":"org-1",
+         "data":{"callbackId":"%s","requestId":"%s","url":"https://merchant.example/cb","kind":"stk",
+                 "body":{"requestId":"%s","status":"FAILED","amount":10,"phoneNumber":"254712345678"}}}"""
+        .formatted(outbox.get(1).eventId(), callbackId, requestId, requestId)));
+  }
 }

@@ -116,6 +116,40 @@ class DeallocationIntegrationTests extends PayoutsIntegrationTest {
       assertThat(event.get("data").get("parentOrganisationId").stringValue()).isEqualTo(f.parent());
     }
 
+    /**
+     * Pins the exact JSON of the transfer events on payments.payouts.v1 (the contract this service owns); only the
+     * generated values are filled in by name.
+     */
+    @Test
+    void publishesEachTransfersEventInItsPinnedShape() {
+      Family f = family();
+      String allocated = requestId(http().postJson(ALLOCATE, body(f.child(), 300, "alloc-1"), as(f.parent())));
+      String deallocated = requestId(http().postJson(BASE, body(f.child(), 200), as(f.parent())));
+
+      await(() -> !TopicRecorder.records(Topics.PAYOUTS, allocated).isEmpty()
+          && !TopicRecorder.records(Topics.PAYOUTS, deallocated).isEmpty());
+      assertTransferEvent(allocated, f, """
+          {"eventId":"<eventId>","type":"allocation.succeeded","version":1,"occurredAt":"<occurredAt>",\
+          "organisationId":"<parent>","data":{"requestId":"<requestId>","referenceId":"alloc-1",\
+          "parentOrganisationId":"<parent>","subAccountId":"<child>","initiatedBy":"<parent>","amount":300,\
+          "currency":"KSH","status":"SUCCESS"}}""");
+      assertTransferEvent(deallocated, f, """
+          {"eventId":"<eventId>","type":"deallocation.succeeded","version":1,"occurredAt":"<occurredAt>",\
+          "organisationId":"<child>","data":{"requestId":"<requestId>","referenceId":null,\
+          "parentOrganisationId":"<parent>","subAccountId":"<child>","initiatedBy":"<parent>","amount":200,\
+          "currency":"KSH","status":"SUCCESS"}}""");
+    }
+
+    private void assertTransferEvent(String requestId, Family f, String pinned) {
+      org.apache.kafka.clients.consumer.ConsumerRecord<String, String> record =
+          TopicRecorder.records(Topics.PAYOUTS, requestId).getFirst();
+      JsonNode event = JSON.readTree(record.value());
+      assertThat(record.key()).isEqualTo(requestId);
+      assertThat(record.value()).isEqualTo(pinned.replace("<eventId>", event.get("eventId").stringValue())
+          .replace("<occurredAt>", event.get("occurredAt").stringValue()).replace("<requestId>", requestId)
+          .replace("<parent>", f.parent()).replace("<child>", f.child()));
+    }
+
     @Test
     void aDeallocationTheSubAccountCannotCoverIsRefusedAndLeavesNoRecord() {
       Family f = family();

@@ -6,9 +6,11 @@ import dev.lipa.common.events.EventEnvelope;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.testsupport.SharedInfra;
 import dev.lipa.common.testsupport.TestHttp;
+import dev.lipa.common.testsupport.TestKafka;
 import dev.lipa.payouts.PayoutsIntegrationTest;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +25,7 @@ import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.bson.Document;
 import org.junit.jupiter.api.Nested;
@@ -173,14 +176,16 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
       EventEnvelope failed = new EventEnvelope(UUID.randomUUID().toString(), "stk.failed", 1, Instant.now(), org,
           Map.of("requestId", UUID.randomUUID().toString(), "amount", 999, "currency", "KSH"));
 
+      RecordMetadata last = null;
       try (KafkaProducer<String, String> producer = producer()) {
         for (EventEnvelope event : List.of(succeeded, succeeded, bank, failed, bank)) {
-          producer.send(new ProducerRecord<>(Topics.COLLECTIONS, requestId, json.writeValueAsString(event))).get();
+          last = producer.send(new ProducerRecord<>(Topics.COLLECTIONS, requestId, json.writeValueAsString(event)))
+              .get();
         }
       }
 
-      await(() -> ledger.balance(org, Currency.KSH).available().compareTo(new BigDecimal("1325")) == 0);
-      Thread.sleep(500);
+      // the ledger's consumer is past every one of them (same key, one partition): the balance is its final word
+      TestKafka.awaitConsumed(CollectionCredits.GROUP, last, Duration.ofSeconds(20));
       assertThat(ledger.balance(org, Currency.KSH).available()).isEqualByComparingTo("1325");
       assertEntriesAddUp(org, Currency.KSH);
     }
@@ -201,10 +206,10 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
         sum = sum.add(amount);
       }
 
-      send(org, events);
+      RecordMetadata last = send(org, events);
 
       BigDecimal expected = new BigDecimal("1000").add(sum);
-      awaitSettled(org, Currency.KSH, expected);
+      awaitSettled(last, org, Currency.KSH, expected);
       assertThat(journalIds(org, Currency.KSH)).hasSize(201).contains(org + ":KSH:opening")
           .containsAll(events.stream().map(e -> "stk.succeeded:" + e.data().get("requestId") + ":credit").toList());
       assertEntriesAddUp(org, Currency.KSH);
@@ -220,9 +225,9 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
       List<EventEnvelope> twice = new ArrayList<>(events);
       twice.addAll(events);
 
-      send(org, twice);
+      RecordMetadata last = send(org, twice);
 
-      awaitSettled(org, Currency.KSH, new BigDecimal("1525"));
+      awaitSettled(last, org, Currency.KSH, new BigDecimal("1525"));
       assertThat(journalIds(org, Currency.KSH)).hasSize(51);
       assertEntriesAddUp(org, Currency.KSH);
     }
@@ -231,8 +236,7 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
     void aBatchThatMixesARedeliveredEventWithNewOnesCreditsTheNewOnesOnce() {
       String org = newOrganisation();
       EventEnvelope old = stkSucceeded(org, UUID.randomUUID().toString(), new BigDecimal("99.99"), "KSH");
-      send(org, List.of(old));
-      awaitSettled(org, Currency.KSH, new BigDecimal("1099.99"));
+      awaitSettled(send(org, List.of(old)), org, Currency.KSH, new BigDecimal("1099.99"));
       List<EventEnvelope> mixed = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
         mixed.add(stkSucceeded(org, UUID.randomUUID().toString(), new BigDecimal("5.05"), "KSH"));
@@ -241,9 +245,9 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
         }
       }
 
-      send(org, mixed);
+      RecordMetadata last = send(org, mixed);
 
-      awaitSettled(org, Currency.KSH, new BigDecimal("1200.99"));
+      awaitSettled(last, org, Currency.KSH, new BigDecimal("1200.99"));
       assertThat(journalIds(org, Currency.KSH)).hasSize(22);
       assertEntriesAddUp(org, Currency.KSH);
     }
@@ -259,11 +263,11 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
         events.add(stkSucceeded(second, UUID.randomUUID().toString(), new BigDecimal("3.33"), "KSH"));
       }
 
-      send(first, events);
+      RecordMetadata last = send(first, events);
 
-      awaitSettled(first, Currency.KSH, new BigDecimal("1033"));
-      awaitSettled(first, Currency.TZS, new BigDecimal("56000"));
-      awaitSettled(second, Currency.KSH, new BigDecimal("1099.9"));
+      awaitSettled(last, first, Currency.KSH, new BigDecimal("1033"));
+      awaitSettled(last, first, Currency.TZS, new BigDecimal("56000"));
+      awaitSettled(last, second, Currency.KSH, new BigDecimal("1099.9"));
       assertThat(journalIds(first, Currency.KSH)).hasSize(31);
       assertThat(journalIds(first, Currency.TZS)).hasSize(31);
       assertThat(journalIds(second, Currency.KSH)).hasSize(31);
@@ -354,30 +358,32 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
           Map.of("requestId", requestId, "amount", amount, "currency", currency, "status", "SUCCESS"));
     }
 
-    /** Sends every event under one key, so they share a partition and arrive in order (as fast as they go out). */
-    private void send(String key, List<EventEnvelope> events) {
+    /**
+     * Sends every event under one key, so they share a partition and arrive in order (as fast as they go out); returns
+     * where the last one went.
+     */
+    private RecordMetadata send(String key, List<EventEnvelope> events) {
       try (KafkaProducer<String, String> producer = producer()) {
-        List<Future<?>> sent = new ArrayList<>();
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
         for (EventEnvelope event : events) {
           sent.add(producer.send(new ProducerRecord<>(Topics.COLLECTIONS, key, json.writeValueAsString(event))));
         }
-        for (Future<?> done : sent) {
-          done.get();
+        RecordMetadata last = null;
+        for (Future<RecordMetadata> done : sent) {
+          last = done.get();
         }
+        return last;
       } catch (Exception e) {
         throw new AssertionError(e);
       }
     }
 
-    /** Waits for the balance, then checks that it stays there and that nothing is left pending. */
-    private void awaitSettled(String org, Currency currency, BigDecimal expected) {
-      await(() -> ledger.balance(org, currency).available().compareTo(expected) == 0);
-      try {
-        Thread.sleep(500);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
+    /**
+     * Waits until the ledger's consumer is past the last record sent (so past all of them: one key, one partition),
+     * then checks the balance and that nothing is left pending: a credit applied twice, however late, shows here.
+     */
+    private void awaitSettled(RecordMetadata last, String org, Currency currency, BigDecimal expected) {
+      TestKafka.awaitConsumed(CollectionCredits.GROUP, last, Duration.ofSeconds(20));
       assertThat(ledger.balance(org, currency).available()).isEqualByComparingTo(expected);
       assertThat(account(org, currency).getList("pending", Document.class)).isEmpty();
     }

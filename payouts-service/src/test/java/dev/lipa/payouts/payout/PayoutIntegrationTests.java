@@ -146,6 +146,7 @@ class PayoutIntegrationTests extends PayoutsIntegrationTest {
       assertThat(changed.status()).isEqualTo(409);
       assertThat(database.getCollection("payouts").countDocuments(new org.bson.Document("organisationId", org)))
           .isEqualTo(1);
+      assertReservedOnceThenSettled(org, first.json().get("data").get("requestId").stringValue(), "100");
     }
 
     @Test
@@ -161,9 +162,24 @@ class PayoutIntegrationTests extends PayoutsIntegrationTest {
       assertThat(again.json().get("data").get("requestId").stringValue()).isEqualTo(first);
       assertThat(again.headers().firstValue("Idempotent-Replayed")).hasValue("true");
       assertThat(other.status()).isEqualTo(409);
-      assertThat(balance(org, "KSH")[0].add(balance(org, "KSH")[1])).isLessThanOrEqualTo(new BigDecimal("1000"));
       assertThat(database.getCollection("payouts").countDocuments(new org.bson.Document("organisationId", org)))
           .isEqualTo(1);
+      assertReservedOnceThenSettled(org, first, "100");
+    }
+
+    /**
+     * The account's journal holds exactly one reservation, the first request's, and its settlement: neither the
+     * replay nor the conflicting repeat reserved anything, not even for a moment (a reservation made and released again
+     * would leave its entries here, and an orphaned one the ledger's repair releases would too).
+     */
+    private void assertReservedOnceThenSettled(String org, String requestId, String amount) {
+      await(() -> balance(org, "KSH")[1].signum() == 0);
+      assertThat(ledgerStore.entries(org, Currency.KSH))
+          .extracting(e -> e.kind() + " " + e.requestId() + " " + e.amount().toPlainString())
+          .containsExactly("OPENING " + org + ":KSH 1000", "RESERVE " + requestId + " " + amount,
+              "SETTLE " + requestId + " " + amount);
+      assertThat(balance(org, "KSH")).containsExactly(new BigDecimal(1000).subtract(new BigDecimal(amount)),
+          BigDecimal.ZERO);
     }
   }
 
