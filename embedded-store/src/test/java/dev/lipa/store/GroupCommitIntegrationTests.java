@@ -164,8 +164,9 @@ class GroupCommitIntegrationTests {
       List<Long> sizes = new ArrayList<>();
       List<Long> checkpoints = new ArrayList<>();
       int passes = 0;
-      int retention = GroupCommit.RETENTION_CHECKPOINTS;
-      while (commits.checkpoints() - checkpointsBefore < 10 * retention || passes < 16) {
+      // ten times the checkpoints a dead chunk is kept for, and at least 150
+      int target = Math.max(10 * GroupCommit.RETENTION_CHECKPOINTS, 150);
+      while (commits.checkpoints() - checkpointsBefore < target || passes < 16) {
         List<CompletableFuture<Void>> updaters = new ArrayList<>();
         for (int u = 0; u < 8; u++) {
           int updater = u;
@@ -186,9 +187,9 @@ class GroupCommitIntegrationTests {
       List<Long> settling = new ArrayList<>();
       List<Long> settled = new ArrayList<>();
       for (int pass = 0; pass < passes; pass++) {
-        if (checkpoints.get(pass) <= 4 * retention) {
+        if (checkpoints.get(pass) <= target * 4 / 10) {
           settling.add(sizes.get(pass));
-        } else if (checkpoints.get(pass) > 7 * retention) {
+        } else if (checkpoints.get(pass) > target * 7 / 10) {
           settled.add(sizes.get(pass));
         }
       }

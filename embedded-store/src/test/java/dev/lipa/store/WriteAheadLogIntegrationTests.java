@@ -189,6 +189,45 @@ class WriteAheadLogIntegrationTests {
     assertThat(StoreFiles.ids(file, "durable", "pushes")).isNotEmpty();
   }
 
+  @Test
+  void theFilesHeaderNamesTheLastCheckpointsChunk() throws Exception {
+    // H2 rewrites its header only when it writes a chunk into the middle of the file; chunks appended at the end (a
+    // new file's) left it naming the first one, and a crash while a large chunk was appended opened the file there
+    assertThat(FileHeader.supported()).isTrue();
+    Path file = directory.resolve("store.mv");
+    MongoBackend backend = StoreBackends.h2(file, Durability.DEFAULT.withCheckpointEvery(Duration.ofMillis(20)),
+        StoreFailure.LOG);
+    GroupCommit commits = StoreBackends.groupCommit(backend);
+    MongoServer server = new MongoServer(backend);
+    server.bind(new InetSocketAddress("127.0.0.1", 0), 1, 4);
+    try (MongoClient client = MongoClients.create("mongodb://127.0.0.1:" + server.getLocalAddress().getPort())) {
+      MongoCollection<Document> pushes = client.getDatabase("durable").getCollection("pushes");
+      long checkpoints = commits.checkpoints();
+      for (int n = 0; commits.checkpoints() - checkpoints < 20; n++) {
+        pushes.insertOne(push(n, "PENDING"));
+      }
+      Path image = directory.resolve("image.mv");
+      commits.copyTo(image); // between two checkpoints
+      long version = ((de.bwaldvogel.mongo.backend.h2.H2Backend) backend).getMvStore().getCurrentVersion();
+
+      assertThat(headerVersion(image)).isGreaterThanOrEqualTo(version - 2).isGreaterThan(20);
+    } finally {
+      server.shutdownNow();
+    }
+  }
+
+  /** The version the H2 file's header names (its first block: {@code H:2,...,version:<hex>,...}). */
+  private static long headerVersion(Path file) throws IOException {
+    byte[] block = new byte[4096];
+    try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
+      in.readFully(block);
+    }
+    String header = new String(block, java.nio.charset.StandardCharsets.ISO_8859_1);
+    java.util.regex.Matcher version = java.util.regex.Pattern.compile("version:([0-9a-f]+)").matcher(header);
+    assertThat(version.find()).as("header %s", header.trim()).isTrue();
+    return Long.parseLong(version.group(1), 16);
+  }
+
   /** Where the records of a segment end (the zeros after them were never written). */
   private static long endOfRecords(RandomAccessFile file) throws IOException {
     long position = 0;

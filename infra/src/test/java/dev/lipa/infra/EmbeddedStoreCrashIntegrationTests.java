@@ -7,7 +7,9 @@ import com.mongodb.MongoException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.Updates;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,6 +60,35 @@ class EmbeddedStoreCrashIntegrationTests {
       Set<String> stored = ids(store.uri());
       assertThat(writers.acknowledged).isNotEmpty();
       assertThat(missing(writers.acknowledged, stored)).isEmpty();
+    } finally {
+      store.stop();
+    }
+  }
+
+  @Test
+  void aKilledStoreWhoseFileWritesOverDeadChunksHasEveryWriteItAcknowledged() throws Exception {
+    // a checkpoint every 20 ms and every document rewritten: chunks appended at the end of the file and written over
+    // dead ones in its middle, with kills landing anywhere among them
+    StoreProcess store = new StoreProcess(directory.resolve("lipa.mv"), directory.resolve("store.log"), "")
+        .with("--checkpoint-ms", "20").start();
+    Writers writers = new Writers(store.uri(), 1_000, true);
+    try {
+      for (int kill = 1; kill <= 3; kill++) {
+        long before = writers.acknowledged.size();
+        await().atMost(Duration.ofSeconds(90)).until(() -> writers.acknowledged.size() >= before + 3_000);
+        store.kill();
+        writers.failuresSeen.set(false);
+        await().atMost(Duration.ofSeconds(30)).untilTrue(writers.failuresSeen);
+        store.start();
+      }
+    } finally {
+      writers.stop();
+      store.kill();
+    }
+
+    store.start();
+    try {
+      assertThat(missing(writers.acknowledged, ids(store.uri()))).isEmpty();
     } finally {
       store.stop();
     }
@@ -117,6 +148,11 @@ class EmbeddedStoreCrashIntegrationTests {
     private final List<CompletableFuture<Void>> threads = new ArrayList<>();
 
     Writers(String uri, int paddingBytes) {
+      this(uri, paddingBytes, false);
+    }
+
+    /** With {@code rewriting}, each insert is followed by an update of the writer's previous document. */
+    Writers(String uri, int paddingBytes, boolean rewriting) {
       client = MongoClients.create(uri);
       MongoCollection<Document> payments = client.getDatabase("crash").getCollection("payments");
       String padding = "x".repeat(paddingBytes);
@@ -128,6 +164,9 @@ class EmbeddedStoreCrashIntegrationTests {
             try {
               payments.insertOne(new Document("_id", id).append("status", "PENDING").append("padding", padding));
               acknowledged.add(id);
+              if (rewriting && n > 0) {
+                payments.updateOne(Filters.eq("_id", "w" + writer + "-" + (n - 1)), Updates.set("status", "SETTLED"));
+              }
             } catch (MongoException e) {
               failuresSeen.set(true); // not acknowledged: it may or may not be in the file
               pause();

@@ -22,6 +22,7 @@ final class StoreProcess {
   private final Path log;
   private final int port;
   private final String shellPrefix;
+  private final List<String> arguments = new ArrayList<>();
   private Process process;
 
   /**
@@ -32,6 +33,12 @@ final class StoreProcess {
     this.log = log;
     this.port = freePort();
     this.shellPrefix = shellPrefix;
+  }
+
+  /** Further arguments of {@link EmbeddedStore} ({@code --checkpoint-ms 20}) for every start. */
+  StoreProcess with(String... more) {
+    arguments.addAll(List.of(more));
+    return this;
   }
 
   int port() {
@@ -49,6 +56,7 @@ final class StoreProcess {
     List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
         EmbeddedStore.class.getName(), "--port", Integer.toString(port), "--data", file.toString()));
+    java.addAll(arguments);
     List<String> command = new ArrayList<>();
     if (!shellPrefix.isEmpty()) {
       command.addAll(List.of("bash", "-c", shellPrefix + " && exec \"$@\"", "store"));
