@@ -35,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class WriteAheadLogIntegrationTests {
 
   private static final Durability RARE_CHECKPOINTS = Durability.DEFAULT.withCheckpointEvery(Duration.ofMinutes(1));
+  private static final Durability FREQUENT_CHECKPOINTS = Durability.DEFAULT.withCheckpointEvery(Duration.ofMillis(20));
 
   @TempDir
   Path directory;
@@ -92,13 +93,7 @@ class WriteAheadLogIntegrationTests {
 
   @Test
   void aRecordCutShortAtTheEndOfTheLogIsAWriteNeverAnswered() throws Exception {
-    Path image = directory.resolve("image.mv");
-    try (Running store = new Running(directory.resolve("store.mv"))) {
-      for (int n = 0; n < 10; n++) {
-        store.pushes().insertOne(push(n, "PENDING"));
-      }
-      store.commits.copyTo(image);
-    }
+    Path image = imageAfterTenInserts();
     Path segment = segments(image).getLast();
     try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw")) {
       long end = endOfRecords(file);
@@ -120,13 +115,7 @@ class WriteAheadLogIntegrationTests {
 
   @Test
   void aDamagedRecordWithMoreLogAfterItStopsTheStoreFromOpening() throws Exception {
-    Path image = directory.resolve("image.mv");
-    try (Running store = new Running(directory.resolve("store.mv"))) {
-      for (int n = 0; n < 10; n++) {
-        store.pushes().insertOne(push(n, "PENDING"));
-      }
-      store.commits.copyTo(image);
-    }
+    Path image = imageAfterTenInserts();
     Path segment = segments(image).getLast();
     try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw")) {
       long middle = endOfRecords(file) / 2;
@@ -164,23 +153,15 @@ class WriteAheadLogIntegrationTests {
   @Test
   void checkpointedSegmentsAreRecycledNotKept() throws Exception {
     Path file = directory.resolve("store.mv");
-    MongoBackend backend = StoreBackends.h2(file, Durability.DEFAULT.withCheckpointEvery(Duration.ofMillis(20)),
-        StoreFailure.LOG);
-    GroupCommit commits = StoreBackends.groupCommit(backend);
-    MongoServer server = new MongoServer(backend);
-    server.bind(new InetSocketAddress("127.0.0.1", 0), 1, 4);
-    try (MongoClient client = MongoClients.create("mongodb://127.0.0.1:" + server.getLocalAddress().getPort())) {
-      MongoCollection<Document> pushes = client.getDatabase("durable").getCollection("pushes");
-      long checkpoints = commits.checkpoints();
-      for (int n = 0; commits.checkpoints() - checkpoints < 10; n++) {
-        pushes.insertOne(push(n, "PENDING"));
+    try (Running store = new Running(file, FREQUENT_CHECKPOINTS)) {
+      long checkpoints = store.commits.checkpoints();
+      for (int n = 0; store.commits.checkpoints() - checkpoints < 10; n++) {
+        store.pushes().insertOne(push(n, "PENDING"));
         // the segment written to, and at most one spare: the log does not grow with the checkpoints
         assertThat(segments(file).size() + (Files.exists(directory.resolve("store.mv.wal.spare")) ? 1 : 0))
             .isLessThanOrEqualTo(3);
       }
       assertThat(Files.exists(directory.resolve("store.mv.wal.spare"))).isTrue();
-    } finally {
-      server.shutdownNow();
     }
     // closing checkpoints: the file alone holds everything
     for (Path segment : segments(file)) {
@@ -194,25 +175,16 @@ class WriteAheadLogIntegrationTests {
     // H2 rewrites its header only when it writes a chunk into the middle of the file; chunks appended at the end (a
     // new file's) left it naming the first one, and a crash while a large chunk was appended opened the file there
     assertThat(FileHeader.supported()).isTrue();
-    Path file = directory.resolve("store.mv");
-    MongoBackend backend = StoreBackends.h2(file, Durability.DEFAULT.withCheckpointEvery(Duration.ofMillis(20)),
-        StoreFailure.LOG);
-    GroupCommit commits = StoreBackends.groupCommit(backend);
-    MongoServer server = new MongoServer(backend);
-    server.bind(new InetSocketAddress("127.0.0.1", 0), 1, 4);
-    try (MongoClient client = MongoClients.create("mongodb://127.0.0.1:" + server.getLocalAddress().getPort())) {
-      MongoCollection<Document> pushes = client.getDatabase("durable").getCollection("pushes");
-      long checkpoints = commits.checkpoints();
-      for (int n = 0; commits.checkpoints() - checkpoints < 20; n++) {
-        pushes.insertOne(push(n, "PENDING"));
+    try (Running store = new Running(directory.resolve("store.mv"), FREQUENT_CHECKPOINTS)) {
+      long checkpoints = store.commits.checkpoints();
+      for (int n = 0; store.commits.checkpoints() - checkpoints < 20; n++) {
+        store.pushes().insertOne(push(n, "PENDING"));
       }
       Path image = directory.resolve("image.mv");
-      commits.copyTo(image); // between two checkpoints
-      long version = ((de.bwaldvogel.mongo.backend.h2.H2Backend) backend).getMvStore().getCurrentVersion();
+      store.commits.copyTo(image); // between two checkpoints
+      long version = store.mvStore.getCurrentVersion();
 
       assertThat(headerVersion(image)).isGreaterThanOrEqualTo(version - 2).isGreaterThan(20);
-    } finally {
-      server.shutdownNow();
     }
   }
 
@@ -241,6 +213,18 @@ class WriteAheadLogIntegrationTests {
     }
   }
 
+  /** What a kill -9 leaves after ten inserts: the file (its indexes created, no checkpoint since) and its log. */
+  private Path imageAfterTenInserts() throws IOException {
+    Path image = directory.resolve("image.mv");
+    try (Running store = new Running(directory.resolve("store.mv"))) {
+      for (int n = 0; n < 10; n++) {
+        store.pushes().insertOne(push(n, "PENDING"));
+      }
+      store.commits.copyTo(image);
+    }
+    return image;
+  }
+
   private static Document push(int n, String status) {
     return new Document("_id", "p-" + n).append("organisationId", "org-" + n % 2).append("referenceId", "ref-" + n)
         .append("status", status).append("createdAt", 1_000_000L + n);
@@ -256,12 +240,18 @@ class WriteAheadLogIntegrationTests {
   private static final class Running implements AutoCloseable {
 
     final GroupCommit commits;
+    final org.h2.mvstore.MVStore mvStore;
     private final MongoServer server;
     private final MongoClient client;
 
     Running(Path file) {
-      MongoBackend backend = StoreBackends.h2(file, RARE_CHECKPOINTS, StoreFailure.LOG);
+      this(file, RARE_CHECKPOINTS);
+    }
+
+    Running(Path file, Durability durability) {
+      MongoBackend backend = StoreBackends.h2(file, durability, StoreFailure.LOG);
       commits = StoreBackends.groupCommit(backend);
+      mvStore = ((de.bwaldvogel.mongo.backend.h2.H2Backend) backend).getMvStore();
       server = new MongoServer(backend);
       server.bind(new InetSocketAddress("127.0.0.1", 0), 1, 4);
       client = MongoClients.create("mongodb://127.0.0.1:" + server.getLocalAddress().getPort());
