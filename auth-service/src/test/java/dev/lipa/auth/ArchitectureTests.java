@@ -2,42 +2,68 @@ package dev.lipa.auth;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
-import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.junit.AnalyzeClasses;
-import com.tngtech.archunit.junit.ArchTest;
-import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import dev.lipa.common.testsupport.ArchitectureRules;
+import org.junit.jupiter.api.Test;
 
 /**
- * Features depend one way: admin and tokens use organisations, apikeys, keys and revocations, never the reverse.
+ * The shared rules ({@link ArchitectureRules}), and features depending one way: admin and tokens use
+ * organisations, apikeys, keys and revocations, never the reverse.
  */
-@AnalyzeClasses(packages = "dev.lipa.auth", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTests {
 
-  @ArchTest
-  static final ArchRule organisationsStandAlone = noClasses().that().resideInAPackage("..auth.organisations..")
-      .should().dependOnClassesThat().resideInAnyPackage("..auth.apikeys..", "..auth.tokens..", "..auth.keys..",
-          "..auth.admin..");
+  private static final String ROOT = "dev.lipa.auth";
+  private static final JavaClasses CLASSES = ArchitectureRules.productionClasses(ROOT);
 
-  @ArchTest
-  static final ArchRule keysStandAlone = noClasses().that().resideInAPackage("..auth.keys..")
-      .should().dependOnClassesThat().resideInAnyPackage("..auth.organisations..", "..auth.apikeys..",
-          "..auth.tokens..", "..auth.admin..");
+  @Test
+  void featuresDoNotReachIntoEachOthersInternals() {
+    ArchitectureRules.featuresDoNotReachIntoEachOthersInternals(ROOT).check(CLASSES);
+  }
 
-  @ArchTest
-  static final ArchRule apiKeysKnowNothingOfTokensOrTheAdminApi = noClasses().that().resideInAPackage("..auth.apikeys..")
-      .should().dependOnClassesThat().resideInAnyPackage("..auth.tokens..", "..auth.admin..");
+  @Test
+  void domainIsFreeOfTheWebAndKafka() {
+    ArchitectureRules.domainHasNoWebOrKafkaTypes("..auth.organisations..", "..auth.apikeys..").check(CLASSES);
+  }
 
-  @ArchTest
-  static final ArchRule revocationsKnowNothingOfTokensOrTheAdminApi = noClasses().that()
-      .resideInAPackage("..auth.revocations..")
-      .should().dependOnClassesThat().resideInAnyPackage("..auth.tokens..", "..auth.admin..", "..auth.keys..");
+  @Test
+  void controllersDoNotImportStores() {
+    ArchitectureRules.controllersDoNotImportStores(ROOT).check(CLASSES);
+  }
 
-  @ArchTest
-  static final ArchRule tokensKnowNothingOfTheAdminApi = noClasses().that().resideInAPackage("..auth.tokens..")
-      .should().dependOnClassesThat().resideInAnyPackage("..auth.admin..");
+  @Test
+  void organisationsStandAlone() {
+    noClasses().that().resideInAPackage("..auth.organisations..")
+        .should().dependOnClassesThat().resideInAnyPackage("..auth.apikeys..", "..auth.tokens..", "..auth.keys..",
+            "..auth.admin..")
+        .check(CLASSES);
+  }
 
-  @ArchTest
-  static final ArchRule domainIsFreeOfTheWeb = noClasses().that()
-      .resideInAnyPackage("..auth.organisations..", "..auth.apikeys..")
-      .should().dependOnClassesThat().resideInAnyPackage("org.springframework.web..", "jakarta.servlet..");
+  @Test
+  void keysStandAlone() {
+    noClasses().that().resideInAPackage("..auth.keys..")
+        .should().dependOnClassesThat().resideInAnyPackage("..auth.organisations..", "..auth.apikeys..",
+            "..auth.tokens..", "..auth.admin..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void apiKeysKnowNothingOfTokensOrTheAdminApi() {
+    noClasses().that().resideInAPackage("..auth.apikeys..")
+        .should().dependOnClassesThat().resideInAnyPackage("..auth.tokens..", "..auth.admin..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void revocationsKnowNothingOfTokensKeysOrTheAdminApi() {
+    noClasses().that().resideInAPackage("..auth.revocations..")
+        .should().dependOnClassesThat().resideInAnyPackage("..auth.tokens..", "..auth.admin..", "..auth.keys..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void tokensKnowNothingOfTheAdminApi() {
+    noClasses().that().resideInAPackage("..auth.tokens..")
+        .should().dependOnClassesThat().resideInAnyPackage("..auth.admin..")
+        .check(CLASSES);
+  }
 }

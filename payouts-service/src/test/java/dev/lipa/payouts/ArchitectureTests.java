@@ -3,15 +3,33 @@ package dev.lipa.payouts;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
+import dev.lipa.common.testsupport.ArchitectureRules;
 import org.junit.jupiter.api.Test;
 
-/** Domain code stays free of web and Kafka types; the ledger knows nothing of payouts, transfers or top-ups. */
+/**
+ * The shared rules ({@link ArchitectureRules}); domain code free of web and Kafka types; the ledger knows nothing
+ * of payouts, transfers or top-ups.
+ */
 class ArchitectureTests {
 
-  private static final JavaClasses CLASSES = new ClassFileImporter()
-      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.lipa.payouts");
+  private static final String ROOT = "dev.lipa.payouts";
+  private static final JavaClasses CLASSES = ArchitectureRules.productionClasses(ROOT);
+
+  @Test
+  void featuresDoNotReachIntoEachOthersInternals() {
+    ArchitectureRules.featuresDoNotReachIntoEachOthersInternals(ROOT).check(CLASSES);
+  }
+
+  @Test
+  void aggregatesAndStoresUseNeitherTheWebNorKafka() {
+    ArchitectureRules.domainHasNoWebOrKafkaTypes("dev.lipa.payouts.payout", "dev.lipa.payouts.deallocation",
+        "dev.lipa.payouts.topup", "dev.lipa.payouts.requests", "dev.lipa.payouts.money").check(CLASSES);
+  }
+
+  @Test
+  void controllersDoNotImportStores() {
+    ArchitectureRules.controllersDoNotImportStores(ROOT).check(CLASSES);
+  }
 
   @Test
   void theLedgerDoesNotDependOnPayoutsTransfersOrTopUps() {
@@ -19,15 +37,6 @@ class ArchitectureTests {
         .should().dependOnClassesThat().resideInAnyPackage("dev.lipa.payouts.payout..",
             "dev.lipa.payouts.deallocation..", "dev.lipa.payouts.sendmoney..", "dev.lipa.payouts.business..",
             "dev.lipa.payouts.topup..")
-        .check(CLASSES);
-  }
-
-  @Test
-  void aggregatesAndStoresUseNeitherTheWebNorKafka() {
-    noClasses().that().resideInAnyPackage("dev.lipa.payouts.payout", "dev.lipa.payouts.deallocation",
-            "dev.lipa.payouts.topup", "dev.lipa.payouts.requests", "dev.lipa.payouts.money")
-        .should().dependOnClassesThat().resideInAnyPackage("org.springframework.web..", "org.apache.kafka..",
-            "jakarta.servlet..")
         .check(CLASSES);
   }
 }

@@ -1,0 +1,2 @@
+/** A tiny module for {@code ArchitectureRulesTests}: two features, each rule broken once on purpose. */
+package dev.lipa.common.testsupport.archfixture;
