@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -66,7 +67,7 @@ final class GroupCommit implements AutoCloseable {
   private final Condition wanted = progress.newCondition();
   private final Condition done = progress.newCondition();
   private final Thread committer;
-  private final Thread compactor;
+  private final Housekeeping.Running compactor;
   /** The last log record on the disk (in the log, or in a checkpoint); under {@code progress}. */
   private long durable;
   /** The highest log record a waiting command needs on the disk; under {@code progress}. */
@@ -105,7 +106,7 @@ final class GroupCommit implements AutoCloseable {
     log.begin();
     durable = log.appended();
     committer = Thread.ofPlatform().name("store-committer").daemon().start(this::commitGroups);
-    compactor = Thread.ofPlatform().name("store-housekeeping").daemon().start(this::compactNowAndThen);
+    compactor = housekeeping.start(store, fatal);
   }
 
   /** The last log record the file's last checkpoint covers (0 for a file without a log yet). */
@@ -126,7 +127,7 @@ final class GroupCommit implements AutoCloseable {
   <T> T run(String name, Supplier<T> command) {
     refuseIfDown();
     boolean[] structural = STRUCTURE_CHANGED.get();
-    structural[0] = name != null && STRUCTURAL.contains(name.toLowerCase(java.util.Locale.ROOT));
+    structural[0] = name != null && STRUCTURAL.contains(name.toLowerCase(Locale.ROOT));
     T answer = null;
     RuntimeException failure = null;
     long needed;
@@ -213,7 +214,7 @@ final class GroupCommit implements AutoCloseable {
     }
     try {
       committer.join();
-      compactor.join(); // within a round: no interrupt, which H2 would turn into a failed compaction
+      compactor.close();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -300,21 +301,6 @@ final class GroupCommit implements AutoCloseable {
   }
 
   private enum Work { LOG, CHECKPOINT, STOP }
-
-  private void compactNowAndThen() {
-    try {
-      while (!closing && !fatal.failed()) {
-        Thread.sleep(Housekeeping.ROUND_MILLIS);
-        if (!closing && !store.isClosed()) {
-          housekeeping.compact(store);
-        }
-      }
-    } catch (InterruptedException e) {
-      // closing
-    } catch (Throwable e) {
-      fatal.fail("the H2 writer failed while compacting", e);
-    }
-  }
 
   /** Waits until a command needs the log written, or a checkpoint is due or needed, or the store closes. */
   private Work awaitWork() throws InterruptedException {

@@ -62,6 +62,45 @@ final class Housekeeping {
     return rewrote;
   }
 
+  /**
+   * Starts the thread that compacts {@code store} every {@link #ROUND_MILLIS} until the returned handle is closed; a
+   * failure while compacting is fatal to the store.
+   */
+  Running start(MVStore store, FatalState fatal) {
+    return new Running(store, fatal);
+  }
+
+  /** The compacting thread; closing it stops it after its current round. */
+  final class Running implements AutoCloseable {
+
+    private final Thread thread;
+    private volatile boolean stopping;
+
+    private Running(MVStore store, FatalState fatal) {
+      thread = Thread.ofPlatform().name("store-housekeeping").daemon().start(() -> {
+        try {
+          while (!stopping && !fatal.failed()) {
+            Thread.sleep(ROUND_MILLIS);
+            if (!stopping && !store.isClosed()) {
+              compact(store);
+            }
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (Throwable e) {
+          fatal.fail("the H2 writer failed while compacting", e);
+        }
+      });
+    }
+
+    /** Waits for the round under way: no interrupt, which H2 would turn into a failed compaction. */
+    @Override
+    public void close() throws InterruptedException {
+      stopping = true;
+      thread.join();
+    }
+  }
+
   /** Rounds in which it rewrote something. */
   long runs() {
     return runs;

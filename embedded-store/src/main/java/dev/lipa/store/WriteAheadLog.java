@@ -20,6 +20,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
@@ -312,7 +313,7 @@ final class WriteAheadLog implements AutoCloseable {
     Path directory = file.toAbsolutePath().getParent();
     String prefix = file.getFileName() + SEGMENT_INFIX;
     try (Stream<Path> files = Files.list(directory)) {
-      return files.filter(f -> f.getFileName().toString().matches(java.util.regex.Pattern.quote(prefix) + "[0-9]{20}"))
+      return files.filter(f -> f.getFileName().toString().matches(Pattern.quote(prefix) + "[0-9]{20}"))
           .sorted().toList();
     } catch (IOException e) {
       throw new UncheckedIOException("could not list the store's write-ahead log beside " + file, e);
