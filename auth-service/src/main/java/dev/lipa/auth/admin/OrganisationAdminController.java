@@ -9,6 +9,7 @@ import dev.lipa.auth.organisations.NewOrganisation;
 import dev.lipa.auth.organisations.OrganisationChanges;
 import dev.lipa.auth.organisations.Organisations;
 import dev.lipa.auth.revocations.TokenRevocations;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.time.RecordTimes;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
@@ -57,7 +58,7 @@ class OrganisationAdminController {
   }
 
   @GetMapping("/{organisationId}")
-  Envelope<OrganisationView> get(@PathVariable String organisationId) {
+  Envelope<OrganisationView> get(@PathVariable OrganisationId organisationId) {
     return organisations.find(organisationId)
         .map(o -> Envelope.ok("OK", OrganisationView.of(o, zone)))
         .orElseThrow(() -> ApiException.notFound("Organisation not found"));
@@ -68,7 +69,7 @@ class OrganisationAdminController {
    * Each effective change is a new revision, published to the other services in the same write.
    */
   @PatchMapping(path = "/{organisationId}", consumes = MediaType.APPLICATION_JSON_VALUE)
-  Envelope<OrganisationView> change(@PathVariable String organisationId, @RequestBody JsonNode body) {
+  Envelope<OrganisationView> change(@PathVariable OrganisationId organisationId, @RequestBody JsonNode body) {
     OrganisationChanges changes = OrganisationChanges.from(body);
     try {
       return organisations.change(organisationId, changes)
@@ -80,9 +81,9 @@ class OrganisationAdminController {
   }
 
   @PostMapping("/{organisationId}/api-keys")
-  ResponseEntity<Envelope<IssuedKeyView>> issueKey(@PathVariable String organisationId) {
+  ResponseEntity<Envelope<IssuedKeyView>> issueKey(@PathVariable OrganisationId organisationId) {
     IssuedApiKey issued = apiKeys.issue(organisationId);
-    IssuedKeyView view = new IssuedKeyView(issued.apiKey(), issued.apiSecret(), issued.organisationId(),
+    IssuedKeyView view = new IssuedKeyView(issued.apiKey(), issued.apiSecret(), issued.organisationId().value(),
         RecordTimes.format(issued.createdAt(), zone));
     // the secret is in this answer and nowhere else: no cache may keep a copy
     return ResponseEntity.status(HttpStatus.CREATED).cacheControl(CacheControl.noStore())
@@ -90,7 +91,7 @@ class OrganisationAdminController {
   }
 
   @DeleteMapping("/{organisationId}/api-keys/{apiKey}")
-  Envelope<RevokedKeyView> revokeKey(@PathVariable String organisationId, @PathVariable String apiKey) {
+  Envelope<RevokedKeyView> revokeKey(@PathVariable OrganisationId organisationId, @PathVariable String apiKey) {
     apiKeys.revoke(organisationId, apiKey);
     return Envelope.ok("API key revoked", new RevokedKeyView(apiKey, "REVOKED"));
   }
@@ -100,10 +101,10 @@ class OrganisationAdminController {
    * seconds), access and refresh, at every gateway and service within seconds; its API keys stay usable for new tokens.
    */
   @PostMapping("/{organisationId}/revoke-tokens")
-  Envelope<RevokedTokensView> revokeTokens(@PathVariable String organisationId) {
+  Envelope<RevokedTokensView> revokeTokens(@PathVariable OrganisationId organisationId) {
     Instant revokedBefore = revocations.revokeOrganisation(organisationId);
     return Envelope.ok("Tokens revoked",
-        new RevokedTokensView(organisationId, RecordTimes.format(revokedBefore, zone)));
+        new RevokedTokensView(organisationId.value(), RecordTimes.format(revokedBefore, zone)));
   }
 
   /** A key just issued, with its secret, shown this once. */

@@ -32,8 +32,8 @@ record OrganisationView(
     String updatedAt) {
 
   static OrganisationView of(Organisation o, ZoneId zone) {
-    return new OrganisationView(o.id(), o.organisationId(), o.organisationId(), o.name(), o.phoneNumber(), o.email(),
-        o.uniqueReference(), o.parentOrganisationId(), !o.isSubAccount(), o.environment(), o.collectionCallbackUrl(),
+    return new OrganisationView(o.id(), o.organisationId().value(), o.organisationId().value(), o.name(), o.phoneNumber(), o.email(),
+        o.uniqueReference(), o.parentOrganisationId() == null ? null : o.parentOrganisationId().value(), !o.isSubAccount(), o.environment(), o.collectionCallbackUrl(),
         o.bankAccountNumbers(), o.logoUrl(), o.displayName(), o.requestsPerSecond(), o.revision(), RecordTimes.format(o.createdAt(), zone),
         RecordTimes.format(o.updatedAt(), zone));
   }

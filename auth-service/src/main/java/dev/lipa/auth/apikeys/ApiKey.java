@@ -1,15 +1,16 @@
 package dev.lipa.auth.apikeys;
 
+import dev.lipa.common.ids.OrganisationId;
 import java.time.Instant;
 
 /**
  * An organisation's API key: the public {@code apiKey} and the SHA-256 hash of its secret (the secret itself is
  * never stored). An organisation may hold several keys, for rotation without downtime.
  */
-record ApiKey(String apiKey, String organisationId, byte[] secretHash, ApiKeyStatus status, Instant createdAt,
+record ApiKey(String apiKey, OrganisationId organisationId, byte[] secretHash, ApiKeyStatus status, Instant createdAt,
     Instant revokedAt) {
 
-  static ApiKey issue(String apiKey, String organisationId, byte[] secretHash, Instant now) {
+  static ApiKey issue(String apiKey, OrganisationId organisationId, byte[] secretHash, Instant now) {
     return new ApiKey(apiKey, organisationId, secretHash, ApiKeyStatus.ACTIVE, now, null);
   }
 

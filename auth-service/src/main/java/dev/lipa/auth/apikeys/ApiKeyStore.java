@@ -4,6 +4,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
+import dev.lipa.common.ids.OrganisationId;
 import java.util.Date;
 import java.util.Optional;
 import org.bson.Document;
@@ -29,7 +30,7 @@ class ApiKeyStore {
 
   void insert(ApiKey key) {
     keys.insertOne(new Document("_id", key.apiKey())
-        .append("organisationId", key.organisationId())
+        .append("organisationId", key.organisationId().value())
         .append("secretHash", new Binary(key.secretHash()))
         .append("status", key.status().name())
         .append("createdAt", Date.from(key.createdAt())));
@@ -40,15 +41,16 @@ class ApiKeyStore {
     return Optional.ofNullable(keys.find(eq("_id", apiKey)).first()).map(ApiKeyStore::read);
   }
 
-  Optional<ApiKey> find(String organisationId, String apiKey) {
-    return Optional.ofNullable(keys.find(Filters.and(eq("_id", apiKey), eq("organisationId", organisationId))).first())
+  Optional<ApiKey> find(OrganisationId organisationId, String apiKey) {
+    return Optional.ofNullable(keys.find(Filters.and(eq("_id", apiKey), eq("organisationId", organisationId.value())))
+            .first())
         .map(ApiKeyStore::read);
   }
 
   /** Compare-and-set ACTIVE to REVOKED; false when the key was not active (already revoked, or not this org's). */
   boolean markRevoked(ApiKey revoked) {
     return keys.updateOne(
-        Filters.and(eq("_id", revoked.apiKey()), eq("organisationId", revoked.organisationId()),
+        Filters.and(eq("_id", revoked.apiKey()), eq("organisationId", revoked.organisationId().value()),
             eq("status", ApiKeyStatus.ACTIVE.name())),
         Updates.combine(Updates.set("status", ApiKeyStatus.REVOKED.name()),
             Updates.set("revokedAt", Date.from(revoked.revokedAt())))).getModifiedCount() == 1;
@@ -56,7 +58,7 @@ class ApiKeyStore {
 
   private static ApiKey read(Document d) {
     Date revokedAt = d.getDate("revokedAt");
-    return new ApiKey(d.getString("_id"), d.getString("organisationId"), d.get("secretHash", Binary.class).getData(),
+    return new ApiKey(d.getString("_id"), OrganisationId.of(d.getString("organisationId")), d.get("secretHash", Binary.class).getData(),
         ApiKeyStatus.valueOf(d.getString("status")), d.getDate("createdAt").toInstant(),
         revokedAt == null ? null : revokedAt.toInstant());
   }

@@ -2,6 +2,7 @@ package dev.lipa.auth.apikeys;
 
 import dev.lipa.auth.AuthProperties;
 import dev.lipa.auth.organisations.Organisations;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.web.ApiException;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -39,7 +40,7 @@ public class ApiKeys {
   }
 
   /** A new key for the organisation; the secret in the answer is the only copy (only its hash is stored). */
-  public IssuedApiKey issue(String organisationId) {
+  public IssuedApiKey issue(OrganisationId organisationId) {
     if (!organisations.exists(organisationId)) {
       throw ApiException.notFound("Organisation not found");
     }
@@ -52,7 +53,7 @@ public class ApiKeys {
   }
 
   /** Revokes the organisation's key (again: no change); 404 when the organisation has no such key. */
-  public void revoke(String organisationId, String apiKey) {
+  public void revoke(OrganisationId organisationId, String apiKey) {
     ApiKey key = store.find(organisationId, apiKey)
         .orElseThrow(() -> ApiException.notFound("API key not found for this organisation"));
     if (key.isActive() && store.markRevoked(key.revoke(clock.instant().truncatedTo(ChronoUnit.MILLIS)))) {

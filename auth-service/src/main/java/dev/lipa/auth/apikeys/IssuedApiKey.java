@@ -1,9 +1,10 @@
 package dev.lipa.auth.apikeys;
 
+import dev.lipa.common.ids.OrganisationId;
 import java.time.Instant;
 
 /** A key just issued, with the only copy of its secret there will ever be. */
-public record IssuedApiKey(String apiKey, String apiSecret, String organisationId, Instant createdAt) {
+public record IssuedApiKey(String apiKey, String apiSecret, OrganisationId organisationId, Instant createdAt) {
 
   @Override
   public String toString() {

@@ -1,9 +1,11 @@
 package dev.lipa.auth.organisations;
 
+import dev.lipa.common.ids.OrganisationId;
+
 /** Other changes of the same organisation kept winning the race; the operator may simply send the change again. */
 public class ConcurrentChangeException extends RuntimeException {
 
-  public ConcurrentChangeException(String organisationId) {
+  public ConcurrentChangeException(OrganisationId organisationId) {
     super("organisation " + organisationId + " was changed concurrently; send the change again", null, false, false);
   }
 }

@@ -1,5 +1,6 @@
 package dev.lipa.auth.organisations;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.json.JsonFields;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -10,7 +11,7 @@ import tools.jackson.databind.JsonNode;
  *
  * @param phoneNumber international digits without the leading {@code +} (e.g. {@code 254712345678})
  */
-public record NewOrganisation(String name, String email, String phoneNumber, String parentOrganisationId) {
+public record NewOrganisation(String name, String email, String phoneNumber, OrganisationId parentOrganisationId) {
 
   static final int NAME_MAX = 100;
   static final int EMAIL_MAX = 254;
@@ -41,7 +42,7 @@ public record NewOrganisation(String name, String email, String phoneNumber, Str
     }
     fields.errors().throwIfAny();
     return new NewOrganisation(name, email, phone == null ? null : phone.replace("+", ""),
-        parent == null ? null : parent.toLowerCase());
+        parent == null ? null : OrganisationId.of(parent.toLowerCase()));
   }
 
   private static boolean isUuid(String value) {

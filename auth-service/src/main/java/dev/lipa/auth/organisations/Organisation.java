@@ -1,6 +1,7 @@
 package dev.lipa.auth.organisations;
 
 import dev.lipa.auth.organisations.OrganisationChanges.Change;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.organisations.OrganisationProfile;
 import java.time.Instant;
 import java.util.List;
@@ -22,13 +23,13 @@ import java.util.List;
  *     for the gateway's default
  */
 public record Organisation(
-    String organisationId,
+    OrganisationId organisationId,
     long id,
     String name,
     String phoneNumber,
     String email,
     String uniqueReference,
-    String parentOrganisationId,
+    OrganisationId parentOrganisationId,
     String environment,
     String collectionCallbackUrl,
     String logoUrl,
@@ -72,8 +73,8 @@ public record Organisation(
 
   /** The profile other services copy ({@code organisation.upserted} on {@code payments.organisations.v1}). */
   public OrganisationProfile profile() {
-    return new OrganisationProfile(organisationId, id, name, phoneNumber, email, uniqueReference, environment,
-        collectionCallbackUrl, parentOrganisationId, !isSubAccount(), bankAccountNumbers, logoUrl, displayName,
+    return new OrganisationProfile(organisationId.value(), id, name, phoneNumber, email, uniqueReference, environment,
+        collectionCallbackUrl, parentOrganisationId == null ? null : parentOrganisationId.value(), !isSubAccount(), bankAccountNumbers, logoUrl, displayName,
         createdAt, updatedAt, revision);
   }
 }

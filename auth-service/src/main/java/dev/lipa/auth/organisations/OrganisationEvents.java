@@ -27,7 +27,7 @@ class OrganisationEvents {
 
   OutboxEvent upserted(Organisation organisation) {
     EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), OrganisationProfile.UPSERTED, 1,
-        clock.instant(), organisation.organisationId(), organisation.profile().toEventData());
-    return OutboxEvent.of(Topics.ORGANISATIONS, organisation.organisationId(), envelope, json);
+        clock.instant(), organisation.organisationId().value(), organisation.profile().toEventData());
+    return OutboxEvent.of(Topics.ORGANISATIONS, organisation.organisationId().value(), envelope, json);
   }
 }

@@ -10,6 +10,7 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Updates;
 import dev.lipa.auth.MongoErrors;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.outbox.Outboxes;
 import java.time.Instant;
@@ -75,10 +76,10 @@ class OrganisationStore {
    * can collide) surfaces as the driver's exception and publishes nothing.
    */
   void insert(Organisation organisation) {
-    Document document = new Document("_id", organisation.organisationId())
+    Document document = new Document("_id", organisation.organisationId().value())
         .append("id", organisation.id())
         .append("uniqueReference", organisation.uniqueReference())
-        .append("parentOrganisationId", organisation.parentOrganisationId())
+        .append("parentOrganisationId", text(organisation.parentOrganisationId()))
         .append("environment", organisation.environment())
         .append("createdAt", Date.from(organisation.createdAt()));
     profileFields(organisation).forEach(document::append);
@@ -92,12 +93,12 @@ class OrganisationStore {
   boolean replace(Organisation current, Organisation next) {
     List<Bson> changes = new ArrayList<>();
     profileFields(next).forEach((field, value) -> changes.add(Updates.set(field, value)));
-    return outbox.update(Filters.and(eq("_id", current.organisationId()), atRevision(current.revision())),
+    return outbox.update(Filters.and(eq("_id", current.organisationId().value()), atRevision(current.revision())),
         Updates.combine(changes), List.of(events.upserted(next))) != null;
   }
 
-  Optional<Organisation> find(String organisationId) {
-    return Optional.ofNullable(organisations.find(eq("_id", organisationId))
+  Optional<Organisation> find(OrganisationId organisationId) {
+    return Optional.ofNullable(organisations.find(eq("_id", organisationId.value()))
         .projection(Projections.exclude(Outbox.EVENTS, Outbox.PENDING_SINCE)).first()).map(OrganisationStore::read);
   }
 
@@ -115,7 +116,8 @@ class OrganisationStore {
    *
    * @throws BankAccountTakenException when another organisation holds it
    */
-  boolean claimAccount(String accountNumber, String organisationId, Instant now, Instant staleBefore) {
+  boolean claimAccount(String accountNumber, OrganisationId organisation, Instant now, Instant staleBefore) {
+    String organisationId = organisation.value();
     try {
       bankAccounts.insertOne(new Document("_id", accountNumber).append("organisationId", organisationId)
           .append("claimedAt", Date.from(now)));
@@ -128,7 +130,7 @@ class OrganisationStore {
     Document claim = bankAccounts.find(eq("_id", accountNumber)).first();
     if (claim == null) {
       // released in between: try once more
-      return claimAccount(accountNumber, organisationId, now, Instant.MIN);
+      return claimAccount(accountNumber, organisation, now, Instant.MIN);
     }
     String holder = claim.getString("organisationId");
     if (holder.equals(organisationId)) {
@@ -145,8 +147,8 @@ class OrganisationStore {
   }
 
   /** Gives the account number up, if this organisation holds it. */
-  void releaseAccount(String accountNumber, String organisationId) {
-    bankAccounts.deleteOne(Filters.and(eq("_id", accountNumber), eq("organisationId", organisationId)));
+  void releaseAccount(String accountNumber, OrganisationId organisationId) {
+    bankAccounts.deleteOne(Filters.and(eq("_id", accountNumber), eq("organisationId", organisationId.value())));
   }
 
   /** The fields a profile change may set, plus the revision and update time. */
@@ -163,6 +165,14 @@ class OrganisationStore {
         .append(REVISION, o.revision());
   }
 
+  private static String text(OrganisationId id) {
+    return id == null ? null : id.value();
+  }
+
+  private static OrganisationId organisation(String text) {
+    return text == null ? null : OrganisationId.of(text);
+  }
+
   /** Organisations stored before revisions existed have none: they read as revision 0. */
   private static Bson atRevision(long revision) {
     return revision == 0 ? Filters.exists(REVISION, false) : eq(REVISION, revision);
@@ -171,9 +181,9 @@ class OrganisationStore {
   private static Organisation read(Document d) {
     Number revision = d.get(REVISION, Number.class);
     Number requestsPerSecond = d.get("requestsPerSecond", Number.class);
-    return new Organisation(d.getString("_id"), ((Number) d.get("id")).longValue(), d.getString("name"),
+    return new Organisation(OrganisationId.of(d.getString("_id")), ((Number) d.get("id")).longValue(), d.getString("name"),
         d.getString("phoneNumber"), d.getString("email"), d.getString("uniqueReference"),
-        d.getString("parentOrganisationId"), d.getString("environment"), d.getString("collectionCallbackUrl"),
+        organisation(d.getString("parentOrganisationId")), d.getString("environment"), d.getString("collectionCallbackUrl"),
         d.getString("logoUrl"), d.getString("displayName"), d.getList(ACCOUNTS, String.class, List.of()),
         d.getDate("createdAt").toInstant(), d.getDate("updatedAt").toInstant(),
         revision == null ? 0 : revision.longValue(), requestsPerSecond == null ? null : requestsPerSecond.intValue());

@@ -2,6 +2,7 @@ package dev.lipa.auth.organisations;
 
 import dev.lipa.auth.AuthProperties;
 import dev.lipa.auth.MongoErrors;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.web.ValidationException;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -71,7 +72,7 @@ public class Organisations {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     long id = store.nextId();
     for (int attempt = 1; ; attempt++) {
-      Organisation organisation = new Organisation(UUID.randomUUID().toString(), id, command.name(),
+      Organisation organisation = new Organisation(OrganisationId.of(UUID.randomUUID().toString()), id, command.name(),
           command.phoneNumber(), command.email(), newReference(), command.parentOrganisationId(), environment, null,
           null, null, List.of(), now, now, 1, null);
       try {
@@ -95,7 +96,7 @@ public class Organisations {
    * @throws BankAccountTakenException when an added account number belongs to another organisation
    * @throws ConcurrentChangeException when concurrent changes of the organisation kept winning
    */
-  public Optional<Organisation> change(String organisationId, OrganisationChanges changes) {
+  public Optional<Organisation> change(OrganisationId organisationId, OrganisationChanges changes) {
     for (int attempt = 1; ; attempt++) {
       Optional<Organisation> found = store.find(organisationId);
       if (found.isEmpty()) {
@@ -158,7 +159,7 @@ public class Organisations {
   }
 
   /** Gives back the claims of a failed change that the stored profile does not list (another change may). */
-  private void releaseUnlisted(String organisationId, List<String> claimed) {
+  private void releaseUnlisted(OrganisationId organisationId, List<String> claimed) {
     if (claimed.isEmpty()) {
       return;
     }
@@ -166,11 +167,11 @@ public class Organisations {
     claimed.stream().filter(a -> !listed.contains(a)).forEach(a -> store.releaseAccount(a, organisationId));
   }
 
-  public Optional<Organisation> find(String organisationId) {
+  public Optional<Organisation> find(OrganisationId organisationId) {
     return store.find(organisationId);
   }
 
-  public boolean exists(String organisationId) {
+  public boolean exists(OrganisationId organisationId) {
     return store.find(organisationId).isPresent();
   }
 

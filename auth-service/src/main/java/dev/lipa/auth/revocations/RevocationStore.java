@@ -8,6 +8,7 @@ import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
 import dev.lipa.auth.MongoErrors;
+import dev.lipa.common.ids.OrganisationId;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
@@ -41,20 +42,20 @@ class RevocationStore {
   }
 
   /** Records the key's revocation; its time stays the first one's, its stay the longest asked for. */
-  void revokeKey(String organisationId, String apiKey, Instant revokedAt, Instant feedUntil) {
+  void revokeKey(OrganisationId organisationId, String apiKey, Instant revokedAt, Instant feedUntil) {
     upsert(KEY_PREFIX + apiKey, Updates.combine(
         Updates.setOnInsert("kind", Revocation.Kind.API_KEY.name()),
         Updates.setOnInsert("apiKey", apiKey),
-        Updates.setOnInsert("organisationId", organisationId),
+        Updates.setOnInsert("organisationId", organisationId.value()),
         Updates.setOnInsert("at", Date.from(revokedAt)),
         Updates.max(FEED_UNTIL, Date.from(feedUntil))), revokedAt);
   }
 
   /** Records that the organisation's tokens issued up to {@code revokedBefore} are revoked (a later cut-off wins). */
-  void revokeOrganisation(String organisationId, Instant revokedBefore, Instant feedUntil) {
-    upsert(ORGANISATION_PREFIX + organisationId, Updates.combine(
+  void revokeOrganisation(OrganisationId organisationId, Instant revokedBefore, Instant feedUntil) {
+    upsert(ORGANISATION_PREFIX + organisationId.value(), Updates.combine(
         Updates.setOnInsert("kind", Revocation.Kind.ORGANISATION.name()),
-        Updates.setOnInsert("organisationId", organisationId),
+        Updates.setOnInsert("organisationId", organisationId.value()),
         Updates.max("at", Date.from(revokedBefore)),
         Updates.max(FEED_UNTIL, Date.from(feedUntil))), revokedBefore);
   }

@@ -3,6 +3,7 @@ package dev.lipa.auth.revocations;
 import dev.lipa.auth.AuthProperties;
 import dev.lipa.auth.apikeys.ApiKeyRevoked;
 import dev.lipa.auth.organisations.Organisations;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.web.ApiException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -57,7 +58,7 @@ public class TokenRevocations {
    * Revokes every token of the organisation issued up to now, access and refresh; its API keys stay usable for new
    * tokens. Answers the cut-off. 404 when there is no such organisation.
    */
-  public Instant revokeOrganisation(String organisationId) {
+  public Instant revokeOrganisation(OrganisationId organisationId) {
     if (!organisations.exists(organisationId)) {
       throw ApiException.notFound("Organisation not found");
     }

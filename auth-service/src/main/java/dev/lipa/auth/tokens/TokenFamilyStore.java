@@ -6,6 +6,7 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Updates;
+import dev.lipa.common.ids.OrganisationId;
 import java.time.Instant;
 import java.util.Date;
 import java.util.concurrent.TimeUnit;
@@ -35,9 +36,9 @@ class TokenFamilyStore {
   }
 
   /** A new family whose only unspent refresh token is {@code jti}. */
-  void start(String family, String organisationId, String apiKey, String jti, Instant now, Instant expiresAt) {
+  void start(String family, OrganisationId organisationId, String apiKey, String jti, Instant now, Instant expiresAt) {
     families.insertOne(new Document("_id", family)
-        .append("organisationId", organisationId)
+        .append("organisationId", organisationId.value())
         .append("apiKey", apiKey)
         .append("currentJti", jti)
         .append("revoked", false)
@@ -50,31 +51,31 @@ class TokenFamilyStore {
    * Spends {@code jti} and makes {@code nextJti} the family's unspent token, atomically. False when {@code jti} is not
    * the unspent token of a live family: already spent (a reuse), or the family is revoked or unknown.
    */
-  boolean spend(String family, String organisationId, String jti, String nextJti, Instant now, Instant expiresAt) {
+  boolean spend(String family, OrganisationId organisationId, String jti, String nextJti, Instant now, Instant expiresAt) {
     return families.findOneAndUpdate(
-        Filters.and(eq("_id", family), eq("organisationId", organisationId), eq("currentJti", jti),
+        Filters.and(eq("_id", family), eq("organisationId", organisationId.value()), eq("currentJti", jti),
             eq("revoked", false)),
         Updates.combine(Updates.set("currentJti", nextJti), Updates.set("updatedAt", Date.from(now)),
             Updates.set("expiresAt", Date.from(expiresAt)))) != null;
   }
 
   /** Revokes the family: none of its refresh tokens buys anything any more. */
-  void revoke(String family, String organisationId, String reason, Instant now) {
-    families.updateOne(Filters.and(eq("_id", family), eq("organisationId", organisationId), eq("revoked", false)),
+  void revoke(String family, OrganisationId organisationId, String reason, Instant now) {
+    families.updateOne(Filters.and(eq("_id", family), eq("organisationId", organisationId.value()), eq("revoked", false)),
         revocation(reason, now));
   }
 
   /** Revokes every family started with this API key (the key was revoked). */
-  long revokeStartedWith(String organisationId, String apiKey, Instant now) {
+  long revokeStartedWith(OrganisationId organisationId, String apiKey, Instant now) {
     return families.updateMany(
-        Filters.and(eq("organisationId", organisationId), eq("apiKey", apiKey), eq("revoked", false)),
+        Filters.and(eq("organisationId", organisationId.value()), eq("apiKey", apiKey), eq("revoked", false)),
         revocation("api key revoked", now)).getModifiedCount();
   }
 
   /** Revokes every family of the organisation started by {@code startedBy} (its tokens were all revoked). */
-  long revokeOrganisation(String organisationId, Instant startedBy) {
+  long revokeOrganisation(OrganisationId organisationId, Instant startedBy) {
     return families.updateMany(
-        Filters.and(eq("organisationId", organisationId), eq("revoked", false),
+        Filters.and(eq("organisationId", organisationId.value()), eq("revoked", false),
             Filters.lte("createdAt", Date.from(startedBy))),
         revocation("organisation tokens revoked", startedBy)).getModifiedCount();
   }

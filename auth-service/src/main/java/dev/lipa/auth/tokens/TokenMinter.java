@@ -8,6 +8,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.lipa.auth.AuthProperties;
 import dev.lipa.auth.keys.SigningKeys;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.security.TokenClaims;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,7 +48,7 @@ class TokenMinter {
   }
 
   /** A new pair for an organisation with the default request limit. */
-  TokenPair mint(String organisationId, String apiKey, String family, String refreshJti, Instant now) {
+  TokenPair mint(OrganisationId organisationId, String apiKey, String family, String refreshJti, Instant now) {
     return mint(organisationId, apiKey, family, refreshJti, now, null);
   }
 
@@ -56,7 +57,7 @@ class TokenMinter {
    * their key); the refresh token carries {@code refreshJti} and {@code family}, the access token the organisation's
    * own request limit when it has one ({@code rps}), which the gateway enforces.
    */
-  TokenPair mint(String organisationId, String apiKey, String family, String refreshJti, Instant now,
+  TokenPair mint(OrganisationId organisationId, String apiKey, String family, String refreshJti, Instant now,
       Integer requestsPerSecond) {
     // JWT times are whole seconds: truncate so exp - iat is exactly the advertised lifetime
     Instant issuedAt = now.truncatedTo(ChronoUnit.SECONDS);
@@ -74,12 +75,12 @@ class TokenMinter {
     return new TokenPair(access, refresh, accessTtl.toSeconds(), refreshTtl.toSeconds(), refreshExpiresAt);
   }
 
-  private JWTClaimsSet.Builder claims(String organisationId, String apiKey, String jti, Instant issuedAt,
+  private JWTClaimsSet.Builder claims(OrganisationId organisationId, String apiKey, String jti, Instant issuedAt,
       Instant expiresAt) {
     JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
         .issuer(issuer)
         .audience(audience)
-        .subject(organisationId)
+        .subject(organisationId.value())
         .issueTime(Date.from(issuedAt))
         .notBeforeTime(Date.from(issuedAt))
         .expirationTime(Date.from(expiresAt))

@@ -8,6 +8,7 @@ import dev.lipa.auth.keys.SigningKeys;
 import dev.lipa.auth.organisations.Organisation;
 import dev.lipa.auth.organisations.Organisations;
 import dev.lipa.auth.revocations.OrganisationTokensRevoked;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.security.InvalidTokenException;
 import dev.lipa.common.security.TokenClaims;
 import dev.lipa.common.security.TokenVerifier;
@@ -78,11 +79,11 @@ class TokenService {
     Instant now = clock.instant();
     String nextJti = UUID.randomUUID().toString();
     // the next pair names the key the family started with (a refresh token minted before tokens named it: none)
-    TokenPair pair = minter.mint(token.organisationId(), token.apiKey(), token.family(), nextJti, now,
-        requestLimit(token.organisationId()));
-    if (!families.spend(token.family(), token.organisationId(), token.tokenId(), nextJti, now,
-        pair.refreshExpiresAt())) {
-      families.revoke(token.family(), token.organisationId(), "refresh token reused", now);
+    OrganisationId organisation = token.organisation();
+    TokenPair pair = minter.mint(organisation, token.apiKey(), token.family(), nextJti, now,
+        requestLimit(organisation));
+    if (!families.spend(token.family(), organisation, token.tokenId(), nextJti, now, pair.refreshExpiresAt())) {
+      families.revoke(token.family(), organisation, "refresh token reused", now);
       log.warn("refresh token {} of organisation {} was not the unspent token of a live family {}; family revoked",
           token.tokenId(), token.organisationId(), token.family());
       throw new TokenRefusedException(TokenRefusedException.INVALID_REFRESH_TOKEN, "spent or revoked");
@@ -91,7 +92,7 @@ class TokenService {
   }
 
   /** The organisation's own request limit, read when a token is minted: a change applies to tokens minted after it. */
-  private Integer requestLimit(String organisationId) {
+  private Integer requestLimit(OrganisationId organisationId) {
     return organisations.find(organisationId).map(Organisation::requestsPerSecond).orElse(null);
   }
 

@@ -3,6 +3,7 @@ package dev.lipa.auth.organisations;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.web.ValidationException;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,7 @@ class NewOrganisationTests {
 
     assertThat(organisation.phoneNumber()).isEqualTo("254712345678");
     assertThat(organisation.email()).isEqualTo("ops@duka.co.ke");
-    assertThat(organisation.parentOrganisationId()).isEqualTo(PARENT);
+    assertThat(organisation.parentOrganisationId()).isEqualTo(OrganisationId.of(PARENT));
   }
 
   static Stream<Arguments> invalidBodies() {

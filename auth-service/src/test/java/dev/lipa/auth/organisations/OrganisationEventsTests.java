@@ -3,6 +3,7 @@ package dev.lipa.auth.organisations;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.json.PlatformJson;
 import dev.lipa.common.outbox.OutboxEvent;
 import java.time.Clock;
@@ -32,12 +33,12 @@ class OrganisationEventsTests {
 
   @Test
   void aTopLevelOrganisationWithItsBankAccountsAndBranding() {
-    Organisation organisation = new Organisation("6f1c2b8e-1111-4222-8333-944455556666", 7, "Duka",
+    Organisation organisation = new Organisation(OrganisationId.of("6f1c2b8e-1111-4222-8333-944455556666"), 7, "Duka",
         "254700000001", "ops@duka.example", "LP00000007AB", null, "sandbox", "https://duka.example/bank",
         "https://cdn.example/l.png", "Duka Ltd", List.of("1100223344", "1100223345"), CREATED,
         CREATED.plusSeconds(60), 3, 50);
 
-    assertPinned(events.upserted(organisation), organisation.organisationId(), """
+    assertPinned(events.upserted(organisation), organisation.organisationId().value(), """
         {"eventId":"<eventId>","type":"organisation.upserted","version":1,\
         "occurredAt":"2026-03-01T09:00:00.123Z","organisationId":"6f1c2b8e-1111-4222-8333-944455556666",\
         "data":{"organisationId":"6f1c2b8e-1111-4222-8333-944455556666","id":7,"name":"Duka",\
@@ -50,11 +51,11 @@ class OrganisationEventsTests {
 
   @Test
   void aSubAccountNamesItsParent() {
-    Organisation organisation = new Organisation("7a2d3c9f-2222-4333-8444-a55566667777", 8, "Duka Branch",
-        "254700000002", "branch@duka.example", "LP00000008CD", "6f1c2b8e-1111-4222-8333-944455556666", "sandbox",
+    Organisation organisation = new Organisation(OrganisationId.of("7a2d3c9f-2222-4333-8444-a55566667777"), 8, "Duka Branch",
+        "254700000002", "branch@duka.example", "LP00000008CD", OrganisationId.of("6f1c2b8e-1111-4222-8333-944455556666"), "sandbox",
         null, null, null, List.of(), CREATED, CREATED, 1, null);
 
-    assertPinned(events.upserted(organisation), organisation.organisationId(), """
+    assertPinned(events.upserted(organisation), organisation.organisationId().value(), """
         {"eventId":"<eventId>","type":"organisation.upserted","version":1,\
         "occurredAt":"2026-03-01T09:00:00.123Z","organisationId":"7a2d3c9f-2222-4333-8444-a55566667777",\
         "data":{"organisationId":"7a2d3c9f-2222-4333-8444-a55566667777","id":8,"name":"Duka Branch",\

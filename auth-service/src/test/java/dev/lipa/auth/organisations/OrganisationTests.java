@@ -2,6 +2,7 @@ package dev.lipa.auth.organisations;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lipa.common.ids.OrganisationId;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,7 @@ class OrganisationTests {
   private static final Instant LATER = CREATED.plusSeconds(60);
 
   private static Organisation created() {
-    return new Organisation("6f1c2b8e-1111-4222-8333-944455556666", 7, "Duka", "254700000001", "ops@duka.example",
+    return new Organisation(OrganisationId.of("6f1c2b8e-1111-4222-8333-944455556666"), 7, "Duka", "254700000001", "ops@duka.example",
         "LP00000007AB", null, "sandbox", null, null, null, List.of(), CREATED, CREATED, 1, null);
   }
 

@@ -14,6 +14,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.lipa.auth.AuthProperties;
 import dev.lipa.auth.keys.SigningKeys;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.security.InvalidTokenException;
 import dev.lipa.common.security.JwksKeys;
 import dev.lipa.common.security.TokenVerifier;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
 
 class TokenMinterTests {
 
-  private static final String ORGANISATION = UUID.randomUUID().toString();
+  private static final OrganisationId ORGANISATION = OrganisationId.of(UUID.randomUUID().toString());
   private static final String API_KEY = "lk_sbx_" + "a".repeat(32);
   private static final String FAMILY = UUID.randomUUID().toString();
   private static final String REFRESH_JTI = UUID.randomUUID().toString();
@@ -57,7 +58,7 @@ class TokenMinterTests {
     assertThat(access.getHeader().getType()).isEqualTo(JOSEObjectType.JWT);
     assertThat(claims.getIssuer()).isEqualTo("lipa-auth");
     assertThat(claims.getAudience()).isEqualTo(List.of("lipa-api"));
-    assertThat(claims.getSubject()).isEqualTo(ORGANISATION);
+    assertThat(claims.getSubject()).isEqualTo(ORGANISATION.value());
     assertThat(claims.getClaim("token_type")).isEqualTo("access");
     assertThat(claims.getClaim("fam")).isNull();
     assertThat(claims.getClaim("api_key")).isEqualTo(API_KEY);
@@ -80,7 +81,7 @@ class TokenMinterTests {
     assertThat(claims.getClaim("fam")).isEqualTo(FAMILY);
     assertThat(claims.getClaim("api_key")).isEqualTo(API_KEY);
     assertThat(claims.getJWTID()).isEqualTo(REFRESH_JTI);
-    assertThat(claims.getSubject()).isEqualTo(ORGANISATION);
+    assertThat(claims.getSubject()).isEqualTo(ORGANISATION.value());
     assertThat(Duration.between(claims.getIssueTime().toInstant(), claims.getExpirationTime().toInstant()))
         .isEqualTo(Duration.ofSeconds(1800));
     assertThat(pair.refreshExpiresAt()).isEqualTo(claims.getExpirationTime().toInstant());
@@ -97,7 +98,7 @@ class TokenMinterTests {
     VerifiedToken access = verifier.verifyAccess(pair.accessToken());
     VerifiedToken refresh = verifier.verify(pair.refreshToken(), "refresh");
 
-    assertThat(access.organisationId()).isEqualTo(ORGANISATION);
+    assertThat(access.organisation()).isEqualTo(ORGANISATION);
     assertThat(access.apiKey()).isEqualTo(API_KEY);
     assertThat(access.issuedAt()).isEqualTo(now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
     assertThat(refresh.family()).isEqualTo(FAMILY);

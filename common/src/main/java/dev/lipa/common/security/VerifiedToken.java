@@ -1,5 +1,6 @@
 package dev.lipa.common.security;
 
+import dev.lipa.common.ids.OrganisationId;
 import java.time.Instant;
 
 /**
@@ -13,5 +14,10 @@ public record VerifiedToken(String organisationId, String tokenId, String type, 
 
   public VerifiedToken(String organisationId, String tokenId, String type, String family, Instant expiresAt) {
     this(organisationId, tokenId, type, family, expiresAt, null, null, null);
+  }
+
+  /** The caller's organisation, typed. */
+  public OrganisationId organisation() {
+    return OrganisationId.of(organisationId);
   }
 }

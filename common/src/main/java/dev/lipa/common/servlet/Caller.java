@@ -1,5 +1,6 @@
 package dev.lipa.common.servlet;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.security.InvalidTokenException;
 import dev.lipa.common.security.VerifiedToken;
 import jakarta.servlet.http.HttpServletRequest;
@@ -18,6 +19,11 @@ public final class Caller {
   }
 
   /** The organisation in the verified token: the only identity every query is scoped by. */
+  public static OrganisationId organisation(HttpServletRequest request) {
+    return token(request).organisation();
+  }
+
+  /** The same organisation as its text; for code not yet moved onto {@link OrganisationId}. */
   public static String organisationId(HttpServletRequest request) {
     return token(request).organisationId();
   }

@@ -59,7 +59,7 @@ public class OrganisationRateLimitFilter implements GlobalFilter, Ordered {
     if (caller == null) {
       return chain.filter(exchange); // the token check let no such request through
     }
-    ConsumptionProbe probe = limits.tryConsume(caller.organisationId(), caller.requestsPerSecond());
+    ConsumptionProbe probe = limits.tryConsume(caller.organisation(), caller.requestsPerSecond());
     if (probe.isConsumed()) {
       return chain.filter(exchange);
     }

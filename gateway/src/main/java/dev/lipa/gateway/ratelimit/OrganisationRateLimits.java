@@ -2,6 +2,7 @@ package dev.lipa.gateway.ratelimit;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ratelimit.Limit;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.BucketConfiguration;
@@ -22,7 +23,7 @@ import java.util.List;
  */
 public final class OrganisationRateLimits {
 
-  private final Cache<String, Entry> buckets;
+  private final Cache<OrganisationId, Entry> buckets;
   private final int defaultPerSecond;
   private final int burstSeconds;
   private final int replicas;
@@ -42,7 +43,7 @@ public final class OrganisationRateLimits {
   }
 
   /** Takes one request of the organisation's share here; {@code requestsPerSecond} null means the default. */
-  public ConsumptionProbe tryConsume(String organisationId, Integer requestsPerSecond) {
+  public ConsumptionProbe tryConsume(OrganisationId organisationId, Integer requestsPerSecond) {
     int perSecond = requestsPerSecond == null ? defaultPerSecond : requestsPerSecond;
     Entry entry = buckets.get(organisationId, id -> new Entry(perSecond, Bucket.builder()
         .addLimit(share(perSecond).bandwidth()).withCustomTimePrecision(clock).build()));

@@ -2,6 +2,7 @@ package dev.lipa.gateway.ratelimit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ratelimit.Limit;
 import dev.lipa.common.testsupport.ManualTimeMeter;
 import java.time.Duration;
@@ -20,7 +21,7 @@ class OrganisationRateLimitsTests {
   private int admitted(OrganisationRateLimits limits, String organisation, Integer perSecond, int attempts) {
     int admitted = 0;
     for (int i = 0; i < attempts; i++) {
-      admitted += limits.tryConsume(organisation, perSecond).isConsumed() ? 1 : 0;
+      admitted += limits.tryConsume(OrganisationId.of(organisation), perSecond).isConsumed() ? 1 : 0;
     }
     return admitted;
   }
