@@ -2,7 +2,6 @@ package dev.lipa.infra;
 
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
-import dev.lipa.infra.bench.CountingStoreBackend;
 import dev.lipa.store.Durability;
 import dev.lipa.store.StoreBackends;
 import java.net.InetSocketAddress;

@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
 /** Runs the launcher's own bash functions ({@code ./platform}, sourced) against a var/ directory of a test's own. */
 final class Launcher {
 
-  static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+  /** The repository: the tests run in infra/launcher. */
+  static final Path ROOT = Path.of("..", "..").toAbsolutePath().normalize();
 
   private Launcher() {
   }

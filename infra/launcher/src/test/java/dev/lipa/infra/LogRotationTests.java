@@ -98,7 +98,7 @@ class LogRotationTests {
     private static LoggerContext configured(Map<String, String> variables) throws JoranException {
       URL configuration = LogRotationTests.class.getResource("/logback.xml");
       assertThat(configuration).isNotNull();
-      assertThat(configuration.toString()).contains("infra/target/classes");
+      assertThat(configuration.toString()).contains("infra/launcher/target/classes");
       LoggerContext context = new LoggerContext();
       context.setMDCAdapter(new LogbackMDCAdapter());
       context.start();

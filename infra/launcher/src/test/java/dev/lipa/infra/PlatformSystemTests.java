@@ -46,7 +46,7 @@ import tools.jackson.databind.JsonNode;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PlatformSystemTests {
 
-  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+  private static final Path ROOT = Launcher.ROOT;
   private static final Path VAR = Path.of("target", "system-var").toAbsolutePath();
   private static final int GATEWAY_PORT = 18080;
   private static final Map<String, String> ENV = new HashMap<>();

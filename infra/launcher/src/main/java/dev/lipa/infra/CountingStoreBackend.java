@@ -1,4 +1,4 @@
-package dev.lipa.infra.bench;
+package dev.lipa.infra;
 
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoDatabase;
