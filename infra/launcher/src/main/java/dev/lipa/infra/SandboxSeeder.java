@@ -1,8 +1,5 @@
 package dev.lipa.infra;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,6 +10,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Makes sure the local platform has a sandbox organisation with an API key, through the gateway and the operator
@@ -23,7 +24,7 @@ import java.util.Map;
  */
 public final class SandboxSeeder {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
   private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
@@ -40,15 +41,15 @@ public final class SandboxSeeder {
     Path credentials = Path.of(args[2]);
 
     if (Files.exists(credentials)) {
-      JsonNode existing = JSON.readTree(credentials.toFile());
+      JsonNode existing = JSON.readTree(Files.readString(credentials));
       ObjectNode ask = JSON.createObjectNode()
-          .put("apiKey", existing.path("apiKey").asText())
-          .put("apiSecret", existing.path("apiSecret").asText());
+          .put("apiKey", existing.path("apiKey").asString())
+          .put("apiSecret", existing.path("apiSecret").asString());
       Answer answer = post(gateway + "/api/v1/get-token", ask, Map.of());
       if (answer.status == 200) {
-        if (!gateway.equals(existing.path("gatewayUrl").asText())) {
-          write(credentials, gateway, existing.path("organisationId").asText(), existing.path("apiKey").asText(),
-              existing.path("apiSecret").asText());
+        if (!gateway.equals(existing.path("gatewayUrl").asString())) {
+          write(credentials, gateway, existing.path("organisationId").asString(), existing.path("apiKey").asString(),
+              existing.path("apiSecret").asString());
         }
         System.out.println("sandbox credentials still valid: " + credentials);
         return;
@@ -63,7 +64,7 @@ public final class SandboxSeeder {
         .put("phoneNumber", "254700000000");
     Answer created = post(gateway + "/admin/v1/organisations", organisation, operator);
     require(created, 201, "create the sandbox organisation");
-    String organisationId = created.body.path("data").path("organisationId").asText();
+    String organisationId = created.body.path("data").path("organisationId").asString();
 
     // a bank account of its own, so that sandbox bank deposits (/bank/collection/simulate) have somewhere to land;
     // random, because an account number belongs to one organisation only
@@ -77,8 +78,8 @@ public final class SandboxSeeder {
     Answer key = post(gateway + "/admin/v1/organisations/" + organisationId + "/api-keys",
         JSON.createObjectNode(), operator);
     require(key, 201, "issue the sandbox API key");
-    write(credentials, gateway, organisationId, key.body.path("data").path("apiKey").asText(),
-        key.body.path("data").path("apiSecret").asText());
+    write(credentials, gateway, organisationId, key.body.path("data").path("apiKey").asString(),
+        key.body.path("data").path("apiSecret").asString());
     System.out.println("sandbox organisation " + organisationId + " created; credentials in " + credentials);
   }
 
@@ -118,7 +119,7 @@ public final class SandboxSeeder {
         .header("Content-Type", "application/json")
         .method(method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
     headers.forEach(request::header);
-    IOException last = null;
+    Exception last = null;
     for (int attempt = 0; attempt < 20; attempt++) {
       try {
         HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
@@ -128,7 +129,8 @@ public final class SandboxSeeder {
         }
         JsonNode parsed = response.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(response.body());
         return new Answer(response.statusCode(), parsed, response.body());
-      } catch (IOException e) {
+      } catch (IOException | JacksonException e) {
+        // not answering, or answering what is not JSON (a proxy's error page while the gateway starts): try again
         last = e;
         Thread.sleep(500);
       }

@@ -70,7 +70,7 @@ record BenchOptions(
     double stepSeconds = 30;
     double warmupRate = 500;
     double warmupSeconds = 300;
-    double warmupSettle = Report.UNSETTLED_JIT_SHARE;
+    double warmupSettle = CpuReport.UNSETTLED_JIT_SHARE;
     double referenceWarmupSeconds = 30;
     boolean reference = true;
     double graceSeconds = 60;

@@ -1,7 +1,5 @@
 package dev.lipa.infra.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
@@ -30,6 +28,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.bson.Document;
 import org.bson.types.Decimal128;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The reference pipeline of {@code ./platform bench}: one bare HTTP endpoint doing only the essential work of an
@@ -50,7 +50,7 @@ public final class ReferencePipeline {
   static final String TOPIC = "bench.reference.v1";
   static final String PATH = "/reference/stk";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final String ORGANISATION = "bench-reference";
   static final int MAX_IN_FLIGHT = 256;
 
@@ -131,17 +131,17 @@ public final class ReferencePipeline {
       String requestId = UUID.randomUUID().toString();
       Instant now = Instant.now();
       BigDecimal amount = body.path("amount").decimalValue();
-      String phone = body.path("phoneNumber").asText();
+      String phone = body.path("phoneNumber").asString();
       // the fields of the collections service's stk_pushes document
       Document document = new Document("_id", requestId)
           .append("id", ids.incrementAndGet())
           .append("organisationId", ORGANISATION)
           .append("phoneNumber", phone)
-          .append("description", body.path("description").asText())
-          .append("accountReference", body.path("accountReference").asText())
+          .append("description", body.path("description").asString())
+          .append("accountReference", body.path("accountReference").asString())
           .append("amount", new Decimal128(amount))
           .append("currency", "KSH")
-          .append("callbackUrl", body.path("callbackUrl").asText())
+          .append("callbackUrl", body.path("callbackUrl").asString())
           .append("status", "PENDING")
           .append("createdAt", Date.from(now))
           .append("updatedAt", Date.from(now));

@@ -1,7 +1,5 @@
 package dev.lipa.infra.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,6 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The sandbox organisation's own request limit, raised through the operator API for the run (the platform's default,
@@ -21,7 +22,7 @@ final class RequestLimit implements AutoCloseable {
 
   /** High enough that no step of the bench reaches it. */
   static final int BENCH_REQUESTS_PER_SECOND = 100_000;
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final HttpClient http;
   private final URI organisation;
@@ -53,7 +54,7 @@ final class RequestLimit implements AutoCloseable {
 
   /** What the organisation had before the run: a number, or null for the platform's default. */
   String previous() {
-    return previous.isNumber() ? previous.asText() : "the default";
+    return previous.isNumber() ? previous.asString() : "the default";
   }
 
   private void set(String value) throws IOException, InterruptedException {
@@ -69,14 +70,19 @@ final class RequestLimit implements AutoCloseable {
     if (response.statusCode() != 200) {
       throw new IOException("the operator API answered HTTP " + response.statusCode() + " " + response.body());
     }
-    return JSON.readTree(response.body());
+    try {
+      return JSON.readTree(response.body());
+    } catch (JacksonException e) {
+      // an answer that is not JSON is the operator API not being there, like a status other than 200
+      throw new IOException("the operator API answered what is not JSON: " + e.getOriginalMessage(), e);
+    }
   }
 
   /** Puts the organisation's limit back as it was. */
   @Override
   public void close() {
     try {
-      set(previous.isNumber() ? previous.asText() : "null");
+      set(previous.isNumber() ? previous.asString() : "null");
     } catch (IOException e) {
       System.err.println("bench: could not put the organisation's request limit back (" + e.getMessage()
           + "); set it with PATCH /admin/v1/organisations/{id} {\"requestsPerSecond\": ...}");

@@ -71,38 +71,38 @@ final class StoreKill implements OpenLoad.Outcomes {
   }
 
   void print() {
-    Bench.say("");
-    Bench.say("== store-kill probe (--kill-store-at %.0f s --store-down %.0f s)", options.killStoreAtMillis() / 1000.0,
+    Report.say("");
+    Report.say("== store-kill probe (--kill-store-at %.0f s --store-down %.0f s)", options.killStoreAtMillis() / 1000.0,
         options.storeDownMillis() / 1000.0);
     if (problem != null) {
-      Bench.say("  PROBLEM: %s", problem);
+      Report.say("  PROBLEM: %s", problem);
     }
     if (killedAtMillis < 0) {
-      Bench.say("  the store was not killed (the steps ended before --kill-store-at?)");
+      Report.say("  the store was not killed (the steps ended before --kill-store-at?)");
       return;
     }
-    Bench.say("  store pid %d killed (SIGKILL) %.1f s after the first step started", killedPid,
+    Report.say("  store pid %d killed (SIGKILL) %.1f s after the first step started", killedPid,
         (killedAtMillis - loadStartedAtMillis) / 1000.0);
     if (restartedAtMillis >= 0) {
-      Bench.say("  ./platform up started it again %.1f s after the kill and returned %.1f s later (log: %s)",
+      Report.say("  ./platform up started it again %.1f s after the kill and returned %.1f s later (log: %s)",
           (restartStartedAtMillis - killedAtMillis) / 1000.0, (restartedAtMillis - restartStartedAtMillis) / 1000.0,
           restartLog());
     }
     if (killedCommand != null && restartedCommand != null && !killedCommand.equals(restartedCommand)) {
-      Bench.say("  NOTE: the store came back with another command line (run the bench with up's environment):");
-      Bench.say("    before: %s", killedCommand);
-      Bench.say("    after:  %s", restartedCommand);
+      Report.say("  NOTE: the store came back with another command line (run the bench with up's environment):");
+      Report.say("    before: %s", killedCommand);
+      Report.say("    after:  %s", restartedCommand);
     }
-    Bench.say(recoveredAtMillis >= 0
+    Report.say(recoveredAtMillis >= 0
         ? String.format(java.util.Locale.ROOT, "  first 201 after the restart: %.1f s after the kill",
             (recoveredAtMillis - killedAtMillis) / 1000.0)
         : "  no 201 after the restart while the steps ran");
     StringBuilder counts = new StringBuilder();
     new TreeMap<>(duringOutage).forEach((outcome, n) -> counts.append(counts.isEmpty() ? "" : ", ")
         .append(outcome).append(' ').append(n.sum()));
-    Bench.say("  answers from the kill to the first 201 after the restart: %s",
+    Report.say("  answers from the kill to the first 201 after the restart: %s",
         counts.isEmpty() ? "none" : counts.toString());
-    Bench.say("  5xx other than 503 during the outage: %d (must be 0)", serverErrors());
+    Report.say("  5xx other than 503 during the outage: %d (must be 0)", serverErrors());
   }
 
   private void killAndRestart() {
@@ -123,7 +123,7 @@ final class StoreKill implements OpenLoad.Outcomes {
       killedPid = pid;
       store.get().destroyForcibly();
       killedAtMillis = System.currentTimeMillis();
-      Bench.say("  [store-kill] store pid %d killed at %.1f s; starting it again in %.0f s", pid,
+      Report.say("  [store-kill] store pid %d killed at %.1f s; starting it again in %.0f s", pid,
           (killedAtMillis - loadStartedAtMillis) / 1000.0, options.storeDownMillis() / 1000.0);
       store.get().onExit().get(30, TimeUnit.SECONDS);
       Thread.sleep(Math.max(0, killedAtMillis + options.storeDownMillis() - System.currentTimeMillis()));
@@ -139,7 +139,7 @@ final class StoreKill implements OpenLoad.Outcomes {
       }
       long newPid = Long.parseLong(Files.readString(pidFile).strip());
       restartedCommand = commandLine(newPid);
-      Bench.say("  [store-kill] ./platform up returned %d after %.1f s; store pid %d", status,
+      Report.say("  [store-kill] ./platform up returned %d after %.1f s; store pid %d", status,
           (restartedAtMillis - restartStartedAtMillis) / 1000.0, newPid);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -86,7 +86,7 @@ class OpenLoadTests {
   void aStepOffersItsRateAndCountsAnswersByKind() {
     OpenLoad load = new OpenLoad(8, 1000, TimeUnit.SECONDS.toNanos(2));
     AtomicInteger accepted = new AtomicInteger();
-    OpenLoad.Step step = load.run("test", 0, 200, 1000, target("/fixed", accepted));
+    Step step = load.run("test", 0, 200, 1000, target("/fixed", accepted));
     assertThat(step.offered.sum()).isEqualTo(200);
     assertThat(step.accepted.sum()).isEqualTo(200);
     assertThat(accepted).hasValue(200);
@@ -94,7 +94,7 @@ class OpenLoadTests {
     assertThat(step.latency.getTotalCount()).isEqualTo(200);
     assertThat(clientPorts.size()).isLessThanOrEqualTo(8);
 
-    OpenLoad.Step refused = load.run("refused", 1, 100, 500, target("/refused", accepted));
+    Step refused = load.run("refused", 1, 100, 500, target("/refused", accepted));
     assertThat(refused.accepted.sum()).isZero();
     assertThat(refused.errorSummary()).isEqualTo("HTTP 400 50");
   }
@@ -103,7 +103,7 @@ class OpenLoadTests {
   void requestsBeyondTheClientsLimitOrPastTheTimeoutAreErrorsNotWaits() {
     // one connection and a limit of 3 open or queued: a slow server makes the rest errors of the step
     OpenLoad load = new OpenLoad(1, 3, TimeUnit.MILLISECONDS.toNanos(1000));
-    OpenLoad.Step step = load.run("slow", 0, 20, 500, target("/slow", new AtomicInteger()));
+    Step step = load.run("slow", 0, 20, 500, target("/slow", new AtomicInteger()));
     assertThat(step.offered.sum()).isEqualTo(10);
     assertThat(step.accepted.sum()).isZero();
     assertThat(step.errors.get("client: in-flight limit").sum()).isEqualTo(7);
