@@ -48,7 +48,10 @@ class PlatformSystemTests {
 
   private static final Path ROOT = Launcher.ROOT;
   private static final Path VAR = Path.of("target", "system-var").toAbsolutePath();
-  private static final int GATEWAY_PORT = 18080;
+  /** Every port of the platform's table moved by this much, clear of a platform running on the defaults. */
+  private static final int PORT_OFFSET = 10_000;
+  private static final int GATEWAY_PORT = Ports.declared().stream().filter(p -> p.listener().equals("gateway"))
+      .findFirst().orElseThrow().defaultPort() + PORT_OFFSET;
   private static final Map<String, String> ENV = new HashMap<>();
 
   private static HttpServer merchant;
@@ -61,15 +64,10 @@ class PlatformSystemTests {
     FileSystemUtils.deleteRecursively(VAR);
     ENV.put("LIPA_VAR", VAR.toString());
     ENV.put("LIPA_SKIP_BUILD", "1");
-    ENV.put("GATEWAY_PORT", String.valueOf(GATEWAY_PORT));
-    ENV.put("AUTH_PORT", "18081");
-    ENV.put("CHECKOUT_PORT", "18082");
-    ENV.put("COLLECTIONS_PORT", "18083");
-    ENV.put("PAYOUTS_PORT", "18084");
-    ENV.put("DISPATCHER_PORT", "18085");
-    ENV.put("STORE_PORT", "37017");
-    ENV.put("KAFKA_PORT", "19092");
-    ENV.put("KAFKA_CONTROLLER_PORT", "19093");
+    // every port ./platform declares, so a port added to its table is moved here too
+    for (Ports.Port port : Ports.declared()) {
+      ENV.put(port.variable(), String.valueOf(port.defaultPort() + PORT_OFFSET));
+    }
     ENV.put("LIPA_COLLECTIONS_SANDBOX_OUTCOMEDELAY", "300ms");
 
     merchant = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
