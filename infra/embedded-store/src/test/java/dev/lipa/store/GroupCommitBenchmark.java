@@ -31,9 +31,9 @@ import org.bson.types.Decimal128;
  * own file, server and client in this JVM; every client thread inserts payment-sized documents one at a time (the
  * services write one document per statement), and in the mixed run half the threads read documents by {@code _id}.
  *
- * <p>Run: {@code ./mvnw -q -pl embedded-store test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt}
- * then {@code java -cp embedded-store/target/classes:embedded-store/target/test-classes:$(cat
- * embedded-store/target/cp.txt) dev.lipa.store.GroupCommitBenchmark [threads] [seconds] [workers] [linger-ms]
+ * <p>Run: {@code ./mvnw -q -pl :embedded-store test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt}
+ * then {@code java -cp infra/embedded-store/target/classes:infra/embedded-store/target/test-classes:$(cat
+ * infra/embedded-store/target/cp.txt) dev.lipa.store.GroupCommitBenchmark [threads] [seconds] [workers] [linger-ms]
  * [all|as-shipped|fsync-off|fsync-on|no-compaction]}.
  */
 public final class GroupCommitBenchmark {
