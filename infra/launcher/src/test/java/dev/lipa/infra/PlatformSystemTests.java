@@ -1,0 +1,323 @@
+package dev.lipa.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.sun.net.httpserver.HttpServer;
+import dev.lipa.common.testsupport.RawHttp;
+import dev.lipa.common.testsupport.TestHttp;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.bson.Document;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.util.FileSystemUtils;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Starts the whole platform exactly as a user does ({@code ./platform up}: a Kafka broker, the on-disk store and every
+ * service as its own process) on ports of its own, and drives one STK push from token to callback through the gateway.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PlatformSystemTests {
+
+  private static final Path ROOT = Launcher.ROOT;
+  private static final Path VAR = Path.of("target", "system-var").toAbsolutePath();
+  /** Every port of the platform's table moved by this much, clear of a platform running on the defaults. */
+  private static final int PORT_OFFSET = 10_000;
+  private static final int GATEWAY_PORT = Ports.declared().stream().filter(p -> p.listener().equals("gateway"))
+      .findFirst().orElseThrow().defaultPort() + PORT_OFFSET;
+  private static final Map<String, String> ENV = new HashMap<>();
+
+  private static HttpServer merchant;
+  private static final BlockingQueue<String> callbacks = new LinkedBlockingQueue<>();
+  private static TestHttp gateway;
+  private static String requestId;
+
+  @BeforeAll
+  static void startPlatform() throws Exception {
+    FileSystemUtils.deleteRecursively(VAR);
+    ENV.put("LIPA_VAR", VAR.toString());
+    ENV.put("LIPA_SKIP_BUILD", "1");
+    // every port ./platform declares, so a port added to its table is moved here too
+    for (Ports.Port port : Ports.declared()) {
+      ENV.put(port.variable(), String.valueOf(port.defaultPort() + PORT_OFFSET));
+    }
+    ENV.put("LIPA_COLLECTIONS_SANDBOX_OUTCOMEDELAY", "300ms");
+
+    merchant = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    merchant.createContext("/callbacks", exchange -> {
+      try (InputStream body = exchange.getRequestBody()) {
+        callbacks.add(new String(body.readAllBytes(), StandardCharsets.UTF_8));
+      }
+      exchange.sendResponseHeaders(204, -1);
+      exchange.close();
+    });
+    merchant.start();
+
+    assertThat(platform("up").exitCode).as("./platform up").isZero();
+    gateway = new TestHttp("http://localhost:" + GATEWAY_PORT);
+  }
+
+  @AfterAll
+  static void stopPlatform() throws Exception {
+    try {
+      Result down = platform("down");
+      assertThat(down.exitCode).isZero();
+      Result status = platform("status");
+      assertThat(status.exitCode).as("status after down: nothing runs").isEqualTo(1);
+      assertThat(status.output).doesNotContain("healthy");
+    } finally {
+      if (merchant != null) {
+        merchant.stop(0);
+      }
+    }
+  }
+
+  @Test
+  @Order(1)
+  void writesTheSandboxCredentials() throws IOException {
+    JsonNode credentials = credentials();
+    assertThat(credentials.path("gatewayUrl").asString()).isEqualTo("http://localhost:" + GATEWAY_PORT);
+    assertThat(credentials.path("organisationId").asString()).isNotBlank();
+    assertThat(credentials.path("apiKey").asString()).isNotBlank();
+    assertThat(credentials.path("apiSecret").asString()).isNotBlank();
+  }
+
+  @Test
+  @Order(2)
+  void stkPushGoesFromTokenToCallbackThroughTheGateway() throws Exception {
+    String token = token();
+    String callbackUrl = "http://127.0.0.1:" + merchant.getAddress().getPort() + "/callbacks";
+    TestHttp.Response created = gateway.postJson("/api/sandbox/v1/stk/new", TestHttp.json(Map.of(
+        "description", "Order 42",
+        "phoneNumber", "0708374149",
+        "amount", 150,
+        "accountReference", "INV42",
+        "callbackUrl", callbackUrl)), TestHttp.bearer(token));
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    JsonNode data = created.json().path("data");
+    requestId = data.path("requestId").asString();
+    assertThat(data.path("phoneNumber").asString()).isEqualTo("254708374149");
+    assertThat(data.path("requestedAmount").decimalValue()).isEqualByComparingTo("150");
+
+    String callback = callbacks.poll(30, TimeUnit.SECONDS);
+    assertThat(callback).as("callback received").isNotNull();
+    JsonNode body = new TestHttp.Response(200, null, callback).json();
+    assertThat(body.path("requestId").asString()).isEqualTo(requestId);
+    assertThat(body.path("status").asString()).isEqualTo("SUCCESS");
+    assertThat(body.path("amount").decimalValue()).isEqualByComparingTo("150");
+    assertThat(body.path("phoneNumber").asString()).isEqualTo("254708374149");
+
+    TestHttp.Response list = gateway.get("/api/sandbox/v1/stk/all", TestHttp.bearer(token));
+    assertThat(list.status()).isEqualTo(200);
+    assertThat(list.json().path("data").findValuesAsString("uuid")).contains(requestId);
+  }
+
+  @Test
+  @Order(3)
+  void smokeBenchReconcilesEveryAcceptedPushWithExactlyOneCallback() throws Exception {
+    Result bench = platform("bench", "--smoke");
+    assertThat(bench.exitCode).as("./platform bench --smoke").isZero();
+    Matcher accepted = Pattern.compile("accepted \\(201\\): (\\d+) ").matcher(bench.output);
+    assertThat(accepted.find()).as("the reconciliation line").isTrue();
+    assertThat(Long.parseLong(accepted.group(1))).isPositive();
+    assertThat(bench.output).contains("lost: 0 ", "duplicated: 0 ", "bench: OK");
+    // where the time goes: the services that handled the pushes used measurable CPU per payment
+    Matcher cpu = Pattern.compile("\\n    collections-service +(\\d+\\.\\d\\d)").matcher(bench.output);
+    assertThat(cpu.find()).as("collections-service's line in the CPU table").isTrue();
+    assertThat(Double.parseDouble(cpu.group(1))).isPositive();
+    // and how much of the machine the JIT took in the step, read from every platform JVM's HotSpot counters
+    assertThat(bench.output).containsPattern("\\n    JIT compiling \\(HotSpot\\) +\\d+%");
+  }
+
+  @Test
+  @Order(4)
+  void upTwiceStartsNothingTwice() throws Exception {
+    Map<String, String> before = pids();
+    Result again = platform("up");
+    assertThat(again.exitCode).isZero();
+    assertThat(again.output).contains("already running");
+    assertThat(pids()).isEqualTo(before);
+  }
+
+  @Test
+  @Order(5)
+  void dataSurvivesDownThenUp() throws Exception {
+    String organisationId = credentials().path("organisationId").asString();
+    assertThat(platform("down").exitCode).isZero();
+    assertThat(platform("up").exitCode).isZero();
+    assertThat(credentials().path("organisationId").asString()).isEqualTo(organisationId);
+    // the smoke bench ran in between: page wide enough to reach the first push
+    TestHttp.Response list = gateway.get("/api/sandbox/v1/stk/all?size=500", TestHttp.bearer(token()));
+    assertThat(list.status()).isEqualTo(200);
+    assertThat(list.json().path("data").findValuesAsString("uuid")).contains(requestId);
+  }
+
+  @Test
+  @Order(6)
+  void everyEndpointThatTakesAnIdKeepsOrganisationsApart() throws IOException {
+    String operatorToken = Files.readString(VAR.resolve("operator-token")).strip();
+    String callbackUrl = "http://127.0.0.1:" + merchant.getAddress().getPort() + "/callbacks";
+
+    new TenancyMatrix(gateway, operatorToken, callbackUrl).run();
+  }
+
+  @Test
+  @Order(7)
+  void keepsEveryFileUnderVarToItsOwnerAndTheMasterKeyOffEveryCommandLine() throws Exception {
+    assertThat(Files.getPosixFilePermissions(VAR.resolve("master-key")))
+        .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    List<String> open = new ArrayList<>();
+    try (var paths = Files.walk(VAR)) {
+      for (Path path : paths.toList()) {
+        if (Files.isSymbolicLink(path)) {
+          continue;
+        }
+        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(path);
+        if (!Collections.disjoint(permissions, EnumSet.complementOf(EnumSet.of(PosixFilePermission.OWNER_READ,
+            PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE)))) {
+          open.add(VAR.relativize(path) + " " + PosixFilePermissions.toString(permissions));
+        }
+      }
+    }
+    assertThat(open).as("files and directories under var/ that others may use").isEmpty();
+
+    String key = Files.readString(VAR.resolve("master-key")).strip();
+    assertThat(key).matches("k1:[A-Za-z0-9+/]{43}=");
+    String keyBytes = key.substring("k1:".length());
+    for (Map.Entry<String, String> pid : pids().entrySet()) {
+      Path cmdline = Path.of("/proc", pid.getValue(), "cmdline");
+      if (Files.exists(cmdline)) {
+        assertThat(Files.readString(cmdline)).as(pid.getKey() + "'s command line").doesNotContain(keyBytes);
+      }
+    }
+  }
+
+  @Test
+  @Order(8)
+  void storesTheTokenSigningKeyAndCallbackSecretsSealedUnderTheMasterKey() {
+    try (MongoClient mongo = MongoClients.create("mongodb://127.0.0.1:" + ENV.get("STORE_PORT"))) {
+      List<Document> keys = mongo.getDatabase("lipa-auth").getCollection("signing_keys").find()
+          .into(new ArrayList<>());
+      assertThat(keys).isNotEmpty().allSatisfy(key -> {
+        assertThat(key).doesNotContainKey("privateJwk");
+        assertThat(key.getString("privateKey")).startsWith("lipa-sealed:v1:k1:");
+      });
+      // the smoke bench's callbacks were signed, each organisation's secret made and sealed on first use
+      List<Document> secrets = mongo.getDatabase("lipa-dispatcher").getCollection("signing_secrets").find()
+          .into(new ArrayList<>());
+      assertThat(secrets).isNotEmpty().allSatisfy(secret ->
+          assertThat(secret.getString("current")).startsWith("lipa-sealed:v1:k1:"));
+    }
+  }
+
+  @Test
+  @Order(9)
+  void failedTokenRequestsFromOneClientNeverLockOutAnotherThroughTheGateway() throws IOException {
+    // every client here is on loopback: 127.0.0.2 is the attacker, 127.0.0.3 the merchant; the gateway tells
+    // auth-service which client is which, and no client can tell it otherwise
+    JsonNode credentials = credentials();
+    String wrong = TestHttp.json(Map.of("apiKey", credentials.path("apiKey").asString(), "apiSecret", "wrong"));
+    String right = TestHttp.json(Map.of("apiKey", credentials.path("apiKey").asString(),
+        "apiSecret", credentials.path("apiSecret").asString()));
+    List<Integer> attacker = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      attacker.add(RawHttp.send("127.0.0.2", "127.0.0.1", GATEWAY_PORT, "POST", "/api/v1/get-token", Map.of(),
+          wrong).status());
+    }
+    assertThat(attacker).startsWith(401, 401, 401, 401, 401).endsWith(429, 429, 429);
+
+    assertThat(RawHttp.send("127.0.0.2", "127.0.0.1", GATEWAY_PORT, "POST", "/api/v1/get-token",
+        Map.of("X-Forwarded-For", "127.0.0.9"), right).status()).as("a spoofed address changes nothing").isEqualTo(429);
+    assertThat(RawHttp.send("127.0.0.3", "127.0.0.1", GATEWAY_PORT, "POST", "/api/v1/get-token", Map.of(), right)
+        .status()).as("the merchant, from its own address").isEqualTo(200);
+  }
+
+  @Test
+  @Order(10)
+  void everyComponentLogsToItsOwnFileAndWhatItsJvmPrintsStaysApart() throws IOException {
+    Path logs = VAR.resolve("logs");
+    List<String> services = List.of("auth-service", "collections-service", "payouts-service", "checkout-service",
+        "callback-dispatcher", "gateway");
+    // Logback opens the file as it starts, even the broker's, which logs at WARN only
+    assertThat(logs.resolve("kafka.log")).isRegularFile();
+    for (String component : Stream.concat(Stream.of("store"), services.stream()).toList()) {
+      assertThat(logs.resolve(component + ".log")).as(component).isNotEmptyFile();
+      // stdout and stderr hold a start line, a banner or a JVM warning, never a log line: a line is written once
+      // (kafka.out is left out: it also holds what the one-off storage formatting printed on its console)
+      assertThat(Files.readString(logs.resolve(component + ".out"))).as(component + ".out")
+          .doesNotContainPattern("(?m)^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}\\S* .*(INFO|WARN|ERROR) ");
+    }
+    assertThat(Files.readString(logs.resolve("store.out"))).contains("store ready on ");
+    // the access log stays: one line per request, in the gateway's log
+    assertThat(Files.readString(logs.resolve("gateway.log"))).contains("POST /api/sandbox/v1/stk/new 201 ");
+    assertThat(Files.readString(logs.resolve("seed.log"))).contains("sandbox credentials still valid");
+  }
+
+  private static String token() throws IOException {
+    JsonNode credentials = credentials();
+    TestHttp.Response response = gateway.postJson("/api/v1/get-token", TestHttp.json(Map.of(
+        "apiKey", credentials.path("apiKey").asString(),
+        "apiSecret", credentials.path("apiSecret").asString())), Map.of());
+    assertThat(response.status()).as(response.body()).isEqualTo(200);
+    return response.json().path("data").path("access_token").asString();
+  }
+
+  private static JsonNode credentials() throws IOException {
+    String text = Files.readString(VAR.resolve("sandbox-credentials.json"));
+    return new TestHttp.Response(200, null, text).json();
+  }
+
+  private static Map<String, String> pids() throws IOException {
+    Map<String, String> pids = new HashMap<>();
+    try (var files = Files.list(VAR.resolve("run"))) {
+      for (Path file : files.toList()) {
+        pids.put(file.getFileName().toString(), Files.readString(file).strip());
+      }
+    }
+    return pids;
+  }
+
+  private record Result(int exitCode, String output) {
+  }
+
+  private static Result platform(String... command) throws Exception {
+    List<String> line = new ArrayList<>(List.of(ROOT.resolve("platform").toString()));
+    line.addAll(List.of(command));
+    ProcessBuilder builder = new ProcessBuilder(line)
+        .directory(ROOT.toFile())
+        .redirectErrorStream(true);
+    builder.environment().putAll(ENV);
+    Process process = builder.start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    boolean finished = process.waitFor(Duration.ofMinutes(5).toSeconds(), TimeUnit.SECONDS);
+    System.out.println("./platform " + String.join(" ", command) + ":\n" + output);
+    return new Result(finished ? process.exitValue() : -1, output);
+  }
+}
