@@ -1,5 +1,6 @@
 package dev.lipa.store;
 
+import de.bwaldvogel.mongo.backend.DocumentComparator;
 import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.KeyValue;
 import de.bwaldvogel.mongo.bson.BsonRegularExpression;
@@ -18,6 +19,7 @@ import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -58,19 +60,29 @@ final class QueryPlanner {
   }
 
   /**
+   * Identity marks the query that matches everything: the planner has matched the documents already, and the store's
+   * last pass over them (skip, limit, projection) must neither match nor count them again.
+   */
+  static final Document EVERYTHING = new Document();
+
+  /**
    * Answers a query through the plan for it, or the store's own way ({@code unplanned}: a unique index's lookup, or a
-   * scan) when there is none: the matching documents in the plan's order, sorted further by {@code sort} only when the
-   * plan gives none of the requested order, then handed to the store's last pass ({@code finish}: skip, limit,
-   * projection, first batch). The collection lends what is protected there.
+   * scan) when there is none: the documents that {@code matches} the query, in the plan's order, sorted further by the
+   * requested order only when the plan gives none of it, then handed to the store's last pass ({@code finish}: skip,
+   * limit, projection, first batch, with {@link #EVERYTHING} as its query). The collection lends what is protected
+   * there.
    */
   static <P, R> R query(List<Index<P>> indexes, Document query, Document orderBy, Function<P, Document> load,
-      Predicate<Document> matches, Comparator<Document> sort, Supplier<R> unplanned,
+      BiPredicate<Document, Document> matches, Supplier<R> unplanned,
       BiFunction<Stream<Document>, Comparator<Document>, R> finish) {
     Plan<P> plan = plan(indexes, query, orderBy);
     if (plan == null) {
       return unplanned.get();
     }
-    return finish.apply(plan.documents(load, matches, sort), plan.ordered() ? null : sort);
+    // a plan means an order by fields or none at all ($natural is the store's own)
+    Comparator<Document> sort = orderBy == null || orderBy.isEmpty() ? null : new DocumentComparator(orderBy);
+    return finish.apply(plan.documents(load, document -> matches.test(document, query), sort),
+        plan.ordered() ? null : sort);
   }
 
   /**
