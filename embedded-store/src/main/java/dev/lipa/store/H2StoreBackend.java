@@ -37,7 +37,7 @@ final class H2StoreBackend extends H2Backend implements H2StoreDatabase.Backend 
     super(store);
     opened = true;
     status = new StoreStatus();
-    WriteAheadLog replayed = WriteAheadLog.open(file, GroupCommit.checkpointed(store), this::replay);
+    WriteAheadLog replayed = WriteAheadLog.open(file, Checkpoints.checkpointed(store), this::replay);
     this.wal = replayed;
     this.commits = new GroupCommit(store, replayed, durability, housekeeping, fatal);
   }

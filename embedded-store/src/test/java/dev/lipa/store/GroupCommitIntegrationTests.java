@@ -165,7 +165,7 @@ class GroupCommitIntegrationTests {
       List<Long> checkpoints = new ArrayList<>();
       int passes = 0;
       // ten times the checkpoints a dead chunk is kept for, and at least 150
-      int target = Math.max(10 * GroupCommit.RETENTION_CHECKPOINTS, 150);
+      int target = Math.max(10 * Checkpoints.RETENTION_CHECKPOINTS, 150);
       while (commits.checkpoints() - checkpointsBefore < target || passes < 16) {
         List<CompletableFuture<Void>> updaters = new ArrayList<>();
         for (int u = 0; u < 8; u++) {
