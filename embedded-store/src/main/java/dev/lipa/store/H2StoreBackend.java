@@ -58,7 +58,7 @@ final class H2StoreBackend extends H2Backend implements H2StoreDatabase.Backend 
    * Applies a logged change again, through the collection (so its indexes follow): the document's new state replaces
    * the one the file holds (or is inserted), or the document is removed.
    */
-  private void replay(WriteAheadLog.Change change) {
+  private void replay(LogRecords.Change change) {
     MongoDatabase database = resolveDatabase(change.database());
     MongoCollection<?> collection = database.resolveCollection(change.collection(), false);
     if (collection == null) {
