@@ -93,7 +93,7 @@ final class PinnedKeyIndex<P> extends de.bwaldvogel.mongo.backend.Index<P> {
    */
   static Map<String, Object> conditions(Document query) {
     Map<String, Object> conditions = new HashMap<>();
-    QueryPlanner.conditions(query).forEach((field, found) -> conditions.put(field, found.getFirst()));
+    QueryConditions.of(query).forEach((field, found) -> conditions.put(field, found.getFirst()));
     return conditions;
   }
 

@@ -1,34 +1,34 @@
 package dev.lipa.store;
 
+import de.bwaldvogel.mongo.backend.DocumentComparator;
 import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.KeyValue;
-import de.bwaldvogel.mongo.bson.BsonRegularExpression;
 import de.bwaldvogel.mongo.bson.Document;
-import de.bwaldvogel.mongo.bson.MaxKey;
-import de.bwaldvogel.mongo.bson.MinKey;
+import dev.lipa.store.QueryConditions.Bounds;
+import dev.lipa.store.QueryConditions.SortField;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 /**
  * Chooses how the embedded store reads a query through a {@link SortedIndex}: which index, which key ranges, in which
  * direction, and how much of the requested order the index already gives, so that a sorted, limited query reads the
- * documents it returns plus a bounded margin instead of every document that matches and a sort.
+ * documents it returns plus a bounded margin instead of every document that matches and a sort. What the query asks is
+ * read by {@link QueryConditions}; a plan's ranges are read by a {@link PlanReader}, its ties sorted by a
+ * {@link TieSorter}.
  *
  * <p>An index serves a query when the query pins a prefix of its fields with equalities (a value, {@code $eq}, or an
  * {@code $in} of a few values) and perhaps bounds the next field ({@code $gt}, {@code $gte}, {@code $lt},
@@ -51,26 +51,35 @@ final class QueryPlanner {
 
   /** More key ranges than this ({@code $in} on several fields multiplies them) and the rest are left unpinned. */
   private static final int MAX_RANGES = 64;
-  private static final List<String> RANGE = List.of("$gte", "$gt", "$lte", "$lt");
   private static final String ID = "_id";
 
   private QueryPlanner() {
   }
 
   /**
+   * Identity marks the query that matches everything: the planner has matched the documents already, and the store's
+   * last pass over them (skip, limit, projection) must neither match nor count them again.
+   */
+  static final Document EVERYTHING = new Document();
+
+  /**
    * Answers a query through the plan for it, or the store's own way ({@code unplanned}: a unique index's lookup, or a
-   * scan) when there is none: the matching documents in the plan's order, sorted further by {@code sort} only when the
-   * plan gives none of the requested order, then handed to the store's last pass ({@code finish}: skip, limit,
-   * projection, first batch). The collection lends what is protected there.
+   * scan) when there is none: the documents that {@code matches} the query, in the plan's order, sorted further by the
+   * requested order only when the plan gives none of it, then handed to the store's last pass ({@code finish}: skip,
+   * limit, projection, first batch, with {@link #EVERYTHING} as its query). The collection lends what is protected
+   * there.
    */
   static <P, R> R query(List<Index<P>> indexes, Document query, Document orderBy, Function<P, Document> load,
-      Predicate<Document> matches, Comparator<Document> sort, Supplier<R> unplanned,
+      BiPredicate<Document, Document> matches, Supplier<R> unplanned,
       BiFunction<Stream<Document>, Comparator<Document>, R> finish) {
     Plan<P> plan = plan(indexes, query, orderBy);
     if (plan == null) {
       return unplanned.get();
     }
-    return finish.apply(plan.documents(load, matches, sort), plan.ordered() ? null : sort);
+    // a plan means an order by fields or none at all ($natural is the store's own)
+    Comparator<Document> sort = orderBy == null || orderBy.isEmpty() ? null : new DocumentComparator(orderBy);
+    return finish.apply(plan.documents(load, document -> matches.test(document, query), sort),
+        plan.ordered() ? null : sort);
   }
 
   /**
@@ -78,11 +87,11 @@ final class QueryPlanner {
    * index that pins the query, or no index that helps: the collection is scanned).
    */
   static <P> Plan<P> plan(List<Index<P>> indexes, Document query, Document orderBy) {
-    List<SortField> sort = sortFields(orderBy);
+    List<SortField> sort = QueryConditions.sortFields(orderBy);
     if (sort == null) {
       return null; // $natural: the store's own order
     }
-    Map<String, List<Object>> conditions = conditions(query);
+    Map<String, List<Object>> conditions = QueryConditions.of(query);
     Plan<P> best = null;
     for (Index<P> index : indexes) {
       if (!(index instanceof SortedIndex<P> sorted)) {
@@ -111,7 +120,7 @@ final class QueryPlanner {
     int pinned = 0;
     Bounds bounds = null;
     for (int i = 0; i < fields.size(); i++) {
-      List<Object> equal = equality(conditions.get(fields.get(i)));
+      List<Object> equal = QueryConditions.equality(conditions.get(fields.get(i)));
       if (equal != null && prefixes.size() * equal.size() <= MAX_RANGES) {
         List<List<Object>> next = new ArrayList<>();
         for (List<Object> prefix : prefixes) {
@@ -128,7 +137,7 @@ final class QueryPlanner {
         pinned++;
         continue;
       }
-      bounds = bounds(conditions.get(fields.get(i)), index.multikey(i));
+      bounds = QueryConditions.bounds(conditions.get(fields.get(i)), index.multikey(i));
       break;
     }
     if (index.sparse() && pinned == 0 && bounds == null) {
@@ -195,117 +204,6 @@ final class QueryPlanner {
     return new KeyValue[] {new KeyValue(from), new KeyValue(to)};
   }
 
-  /** The values an equality condition selects, or null when the condition is not one a key range can serve. */
-  private static List<Object> equality(List<Object> conditions) {
-    if (conditions == null) {
-      return null;
-    }
-    for (Object condition : conditions) {
-      if (indexable(condition)) {
-        return List.of(condition);
-      }
-      if (condition instanceof Document operators && operators.keySet().stream().allMatch(k -> k.startsWith("$"))) {
-        if (operators.containsKey("$eq") && indexable(operators.get("$eq"))) {
-          return List.of(operators.get("$eq"));
-        }
-        if (operators.get("$in") instanceof java.util.Collection<?> values && !values.isEmpty()
-            && values.stream().allMatch(QueryPlanner::indexable)) {
-          return List.copyOf(new java.util.LinkedHashSet<>(values));
-        }
-      }
-    }
-    return null;
-  }
-
-  /** The bounds of a range condition: the first lower and first upper bound found (one only on a multikey field). */
-  private static Bounds bounds(List<Object> conditions, boolean multikey) {
-    if (conditions == null) {
-      return null;
-    }
-    Object lower = null;
-    Object upper = null;
-    boolean lowerInclusive = false;
-    boolean upperInclusive = false;
-    for (Object condition : conditions) {
-      if (!(condition instanceof Document operators)) {
-        continue;
-      }
-      for (String operator : RANGE) {
-        Object bound = operators.get(operator);
-        if (!indexable(bound)) {
-          continue;
-        }
-        if (operator.startsWith("$g") && lower == null) {
-          lower = bound;
-          lowerInclusive = operator.endsWith("e");
-        } else if (operator.startsWith("$l") && upper == null) {
-          upper = bound;
-          upperInclusive = operator.endsWith("e");
-        }
-      }
-    }
-    if (lower == null && upper == null) {
-      return null;
-    }
-    if (multikey && lower != null && upper != null) {
-      upper = null; // each bound may be met by a different element of the array
-    }
-    return new Bounds(lower, lowerInclusive, upper, upperInclusive);
-  }
-
-  /** A value the index holds as a key: not null, not a list, not an embedded document, not a regular expression. */
-  private static boolean indexable(Object value) {
-    return value != null && !(value instanceof Document) && !(value instanceof java.util.Collection<?>)
-        && !(value instanceof Map<?, ?>) && !(value instanceof Pattern) && !(value instanceof BsonRegularExpression)
-        && !(value instanceof MinKey) && !(value instanceof MaxKey);
-  }
-
-  /**
-   * Every condition each answer to the query meets, by field: the query's top-level fields and those of the clauses of
-   * a top-level {@code $and}, at any depth of nested {@code $and}s. Other operators ({@code $or}, {@code $nor},
-   * {@code $expr}) offer no condition every answer meets and are skipped.
-   */
-  static Map<String, List<Object>> conditions(Document query) {
-    Map<String, List<Object>> conditions = new LinkedHashMap<>();
-    collect(query, conditions);
-    return conditions;
-  }
-
-  private static void collect(Document query, Map<String, List<Object>> conditions) {
-    for (Map.Entry<String, Object> entry : query.entrySet()) {
-      if (entry.getKey().equals("$and") && entry.getValue() instanceof List<?> clauses) {
-        for (Object clause : clauses) {
-          if (clause instanceof Document document) {
-            collect(document, conditions);
-          }
-        }
-      } else if (!entry.getKey().startsWith("$")) {
-        conditions.computeIfAbsent(entry.getKey(), k -> new ArrayList<>()).add(entry.getValue());
-      }
-    }
-  }
-
-  /** The requested order as fields and directions; empty without one; null for {@code $natural}. */
-  private static List<SortField> sortFields(Document orderBy) {
-    List<SortField> fields = new ArrayList<>();
-    if (orderBy == null) {
-      return fields;
-    }
-    for (Map.Entry<String, Object> entry : orderBy.entrySet()) {
-      if (entry.getKey().equals("$natural") || !(entry.getValue() instanceof Number direction)) {
-        return null;
-      }
-      fields.add(new SortField(entry.getKey(), direction.intValue() < 0));
-    }
-    return fields;
-  }
-
-  private record SortField(String name, boolean descending) {
-  }
-
-  private record Bounds(Object lower, boolean lowerInclusive, Object upper, boolean upperInclusive) {
-  }
-
   /**
    * A way to read a query: key ranges of one index, read in order (or reversed), the first {@code given} of the
    * {@code wanted} sort fields given by that order.
@@ -337,145 +235,10 @@ final class QueryPlanner {
      * of it. Lazy: a limit stops the reading.
      */
     Stream<Document> documents(Function<P, Document> load, Predicate<Document> matches, Comparator<Document> sort) {
-      Reader<P> reader = new Reader<>(this, load, matches);
+      PlanReader<P> reader = new PlanReader<>(index, ranges, reverse, load, matches);
       Iterator<Document> read = given > 0 && given < wanted
           ? new TieSorter(reader, sort, index.order(), pinned, given) : reader;
       return StreamSupport.stream(Spliterators.spliteratorUnknownSize(read, Spliterator.ORDERED), false);
-    }
-  }
-
-  /** The matching documents of a plan's ranges, in key order, each once. */
-  private static final class Reader<P> implements Iterator<Document> {
-
-    private final Plan<P> plan;
-    private final Function<P, Document> load;
-    private final Predicate<Document> matches;
-    private final Set<P> seen = new HashSet<>();
-    private final boolean once;
-    private int range;
-    private Iterator<Map.Entry<KeyValue, P>> entries;
-    private Document next;
-    private KeyValue nextKey;
-    /** The key of the document {@link #next()} returned last, for the tie sorter. */
-    KeyValue lastKey;
-
-    Reader(Plan<P> plan, Function<P, Document> load, Predicate<Document> matches) {
-      this.plan = plan;
-      this.load = load;
-      this.matches = matches;
-      // one key per document unless a field held an array or there are several ranges
-      boolean multikey = false;
-      for (int i = 0; i < plan.index().fields().size(); i++) {
-        multikey |= plan.index().multikey(i);
-      }
-      this.once = multikey || plan.ranges().size() > 1;
-    }
-
-    @Override
-    public boolean hasNext() {
-      while (next == null) {
-        if (entries == null || !entries.hasNext()) {
-          if (range == plan.ranges().size()) {
-            return false;
-          }
-          KeyValue[] bounds = plan.ranges().get(range++);
-          entries = plan.index().range(bounds[0], bounds[1], plan.reverse());
-          continue;
-        }
-        Map.Entry<KeyValue, P> entry = entries.next();
-        P position = entry.getValue();
-        if (once && !seen.add(position)) {
-          continue;
-        }
-        Document document = load.apply(position);
-        if (document != null && matches.test(document)) {
-          next = document;
-          nextKey = entry.getKey();
-        }
-      }
-      return true;
-    }
-
-    @Override
-    public Document next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      Document document = next;
-      lastKey = nextKey;
-      next = null;
-      return document;
-    }
-  }
-
-  /**
-   * Sorts runs of documents that tie on the fields the index orders by (the {@code given} key positions after the
-   * pinned ones) by the whole requested order, one run at a time.
-   */
-  private static final class TieSorter implements Iterator<Document> {
-
-    private final Reader<?> source;
-    private final Comparator<Document> sort;
-    private final SortedKeyType order;
-    private final int from;
-    private final int to;
-    private final List<Document> run = new ArrayList<>();
-    private Iterator<Document> sorted = List.<Document>of().iterator();
-    private Document pending;
-    private KeyValue pendingKey;
-
-    TieSorter(Reader<?> source, Comparator<Document> sort, SortedKeyType order, int pinned, int given) {
-      this.source = source;
-      this.sort = sort;
-      this.order = order;
-      this.from = pinned;
-      this.to = pinned + given;
-    }
-
-    @Override
-    public boolean hasNext() {
-      if (sorted.hasNext()) {
-        return true;
-      }
-      run.clear();
-      KeyValue runKey = null;
-      if (pending != null) {
-        run.add(pending);
-        runKey = pendingKey;
-        pending = null;
-      }
-      while (source.hasNext()) {
-        Document document = source.next();
-        KeyValue key = source.lastKey;
-        if (runKey == null || ties(runKey, key)) {
-          run.add(document);
-          runKey = runKey == null ? key : runKey;
-        } else {
-          pending = document;
-          pendingKey = key;
-          break;
-        }
-      }
-      run.sort(sort);
-      sorted = new ArrayList<>(run).iterator();
-      return sorted.hasNext();
-    }
-
-    private boolean ties(KeyValue a, KeyValue b) {
-      for (int i = from; i < to; i++) {
-        if (order.compareAt(i, a.get(i), b.get(i)) != 0) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    @Override
-    public Document next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      return sorted.next();
     }
   }
 }

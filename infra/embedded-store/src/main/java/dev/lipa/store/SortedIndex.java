@@ -5,8 +5,6 @@ import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
 import de.bwaldvogel.mongo.backend.KeyValue;
 import de.bwaldvogel.mongo.bson.Document;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,9 +17,9 @@ import org.slf4j.LoggerFactory;
  * A non-unique index of the embedded store (mongo-java-server itself ignores them: "adding secondary index ... is not
  * yet implemented"), with every key the index declares, in the order and directions it declares: each document is
  * held under (its values of the indexed fields, its {@code _id}), a missing field as null, each element of an array
- * under a key of its own (a multikey field, as in MongoDB). {@link QueryPlanner} reads ranges of it in key order, so a
- * list such as "this organisation's pushes, newest first, 20 of them" reads about 20 documents, and a sweep "pending
- * and created before t, oldest first" reads the ones it returns.
+ * under a key of its own (a multikey field, as in MongoDB; see {@link IndexKeys}). {@link QueryPlanner} reads ranges
+ * of it in key order, so a list such as "this organisation's pushes, newest first, 20 of them" reads about 20
+ * documents, and a sweep "pending and created before t, oldest first" reads the ones it returns.
  *
  * <p>On H2 its keys live in a map of the store's file ({@link IndexEntries#inFile}), changed by the same command as
  * the documents and so stored by the same commit; reopening a file reads neither documents nor index keys. Its state
@@ -35,8 +33,6 @@ import org.slf4j.LoggerFactory;
 final class SortedIndex<P> extends Index<P> {
 
   private static final Logger log = LoggerFactory.getLogger(SortedIndex.class);
-  /** More keys than this for one document (arrays in several fields multiply) and the index gives up on serving. */
-  private static final int MAX_KEYS_PER_DOCUMENT = 1_000;
 
   private final List<String> fields;
   private final SortedKeyType order;
@@ -114,69 +110,13 @@ final class SortedIndex<P> extends Index<P> {
     return true;
   }
 
-  /** The keys of a document: one per combination of its fields' values (arrays give several), its _id last. */
+  /** The keys of a document (see {@link IndexKeys}); a field found to hold an array is marked multikey. */
   private List<KeyValue> keys(Document document) {
-    List<List<Object>> perField = new ArrayList<>(fields.size());
-    boolean any = false;
-    for (int i = 0; i < fields.size(); i++) {
-      List<Object> values = new ArrayList<>(1);
-      boolean array = collect(document, fields.get(i).split("\\."), 0, values);
-      if (array && !state.multikey(i)) {
-        state.markMultikey(i);
+    return IndexKeys.of(document, fields, isSparse(), field -> {
+      if (!state.multikey(field)) {
+        state.markMultikey(field);
       }
-      if (values.isEmpty()) {
-        values.add(null);
-      } else {
-        any = true;
-      }
-      perField.add(values);
-    }
-    if (isSparse() && !any) {
-      return List.of();
-    }
-    List<List<Object>> combinations = new ArrayList<>();
-    combinations.add(new ArrayList<>());
-    for (List<Object> values : perField) {
-      List<List<Object>> next = new ArrayList<>(combinations.size() * values.size());
-      for (List<Object> prefix : combinations) {
-        for (Object value : new LinkedHashSet<>(values)) {
-          List<Object> combined = new ArrayList<>(prefix);
-          combined.add(value);
-          next.add(combined);
-        }
-      }
-      combinations = next;
-      if (combinations.size() > MAX_KEYS_PER_DOCUMENT) {
-        throw new IllegalArgumentException("more than " + MAX_KEYS_PER_DOCUMENT + " index keys for one document");
-      }
-    }
-    Object id = document.get("_id");
-    List<KeyValue> keys = new ArrayList<>(combinations.size());
-    for (List<Object> combination : combinations) {
-      combination.add(id);
-      keys.add(new KeyValue(combination));
-    }
-    return keys;
-  }
-
-  /**
-   * Collects the field's values in the document, each element of an array along the path; returns whether an array
-   * was met (the field is then multikey: its keys no longer give the documents' sort order).
-   */
-  private static boolean collect(Object node, String[] path, int depth, List<Object> values) {
-    if (node instanceof Collection<?> elements) {
-      for (Object element : elements) {
-        collect(element, path, depth, values);
-      }
-      return true;
-    }
-    if (depth == path.length) {
-      if (node != null) {
-        values.add(node);
-      }
-      return false;
-    }
-    return node instanceof Document document && collect(document.get(path[depth]), path, depth + 1, values);
+    });
   }
 
   /** A document the index cannot hold: it stops serving queries for good, rather than answer without it. */

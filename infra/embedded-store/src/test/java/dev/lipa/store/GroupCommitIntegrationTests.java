@@ -165,7 +165,7 @@ class GroupCommitIntegrationTests {
       List<Long> checkpoints = new ArrayList<>();
       int passes = 0;
       // ten times the checkpoints a dead chunk is kept for, and at least 150
-      int target = Math.max(10 * GroupCommit.RETENTION_CHECKPOINTS, 150);
+      int target = Math.max(10 * Checkpoints.RETENTION_CHECKPOINTS, 150);
       while (commits.checkpoints() - checkpointsBefore < target || passes < 16) {
         List<CompletableFuture<Void>> updaters = new ArrayList<>();
         for (int u = 0; u < 8; u++) {
@@ -187,7 +187,9 @@ class GroupCommitIntegrationTests {
       List<Long> settling = new ArrayList<>();
       List<Long> settled = new ArrayList<>();
       for (int pass = 0; pass < passes; pass++) {
-        if (checkpoints.get(pass) <= target * 4 / 10) {
+        // the first quarter of the passes settles whatever it took: on a loaded machine one pass can outlast 40% of
+        // the checkpoints, and the size then swings with the chunks in retention
+        if (pass < passes / 4 || checkpoints.get(pass) <= target * 4 / 10) {
           settling.add(sizes.get(pass));
         } else if (checkpoints.get(pass) > target * 7 / 10) {
           settled.add(sizes.get(pass));

@@ -64,8 +64,8 @@ class H2DocumentFormatTests {
       assertThat(read).isEqualTo(expected);
     });
     try (MVStore store = MVStore.open(file.toString())) {
-      assertThat(store.<String, String>openMap(StoreBackends.FORMAT_MAP).get(StoreBackends.DOCUMENTS_KEY))
-          .isEqualTo(StoreBackends.BSON_FORMAT);
+      assertThat(store.<String, String>openMap(BsonConversion.FORMAT_MAP).get(BsonConversion.DOCUMENTS_KEY))
+          .isEqualTo(BsonConversion.BSON_FORMAT);
     }
   }
 
@@ -81,7 +81,7 @@ class H2DocumentFormatTests {
       collection.insertMany(documents);
     });
     try (MVStore store = MVStore.open(file.toString())) {
-      assertThat(store.<String, String>openMap(StoreBackends.FORMAT_MAP).get(StoreBackends.DOCUMENTS_KEY)).isNull();
+      assertThat(store.<String, String>openMap(BsonConversion.FORMAT_MAP).get(BsonConversion.DOCUMENTS_KEY)).isNull();
     }
 
     for (int opening = 1; opening <= 2; opening++) { // converted the first time, left as it is the second
@@ -93,8 +93,8 @@ class H2DocumentFormatTests {
       });
     }
     try (MVStore store = MVStore.open(file.toString())) {
-      assertThat(store.<String, String>openMap(StoreBackends.FORMAT_MAP).get(StoreBackends.DOCUMENTS_KEY))
-          .isEqualTo(StoreBackends.BSON_FORMAT);
+      assertThat(store.<String, String>openMap(BsonConversion.FORMAT_MAP).get(BsonConversion.DOCUMENTS_KEY))
+          .isEqualTo(BsonConversion.BSON_FORMAT);
       assertThat(store.getMapNames()).noneMatch(name -> name.startsWith("lipa.converting."));
     }
   }
