@@ -12,14 +12,7 @@ class ArchitectureTests {
 
   @Test
   void featuresDoNotReachIntoEachOthersInternals() {
-    ArchitectureRules.featuresDoNotReachIntoEachOthersInternals(ROOT,
-        // Known, frozen: the hosted page borrows the session API's web helpers (merchant branding, the API's error
-        // type and its body reader). They belong in one shared web package of checkout; issue 14 item 1 (one
-        // package per feature, no config package) moves them. Remove each line when its dependency is gone.
-        "dev.lipa.checkout.page.HostedPageController -> dev.lipa.checkout.session.web.Branding",
-        "dev.lipa.checkout.page.PageApiController -> dev.lipa.checkout.session.web.CheckoutApiException",
-        "dev.lipa.checkout.page.PageApiController -> dev.lipa.checkout.session.web.CheckoutBodies")
-        .check(CLASSES);
+    ArchitectureRules.featuresDoNotReachIntoEachOthersInternals(ROOT).check(CLASSES);
   }
 
   @Test

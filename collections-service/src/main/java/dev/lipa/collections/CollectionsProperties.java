@@ -2,6 +2,8 @@ package dev.lipa.collections;
 
 import dev.lipa.common.idempotency.IdempotencySettings;
 import dev.lipa.common.outbox.OutboxSettings;
+import dev.lipa.common.rail.OverdueSettings;
+import dev.lipa.common.rail.SandboxRailSettings;
 import dev.lipa.common.ratelimit.Limit;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -26,44 +28,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record CollectionsProperties(
     @DefaultValue("Africa/Nairobi") ZoneId zone,
     @DefaultValue OutboxSettings outbox,
-    @DefaultValue Sandbox sandbox,
-    @DefaultValue Overdue overdue,
+    @DefaultValue SandboxRailSettings sandbox,
+    @DefaultValue OverdueSettings overdue,
     @DefaultValue IdempotencySettings idempotency,
     @DefaultValue Bank bank,
     @DefaultValue PromptLimits promptLimits) implements OutboxSettings.Source, IdempotencySettings.Source {
-
-  /**
-   * @param enabled whether this service runs the sandbox rail (the only rail so far)
-   * @param outcomeDelay how long the simulated customer takes to answer the prompt
-   */
-  public record Sandbox(@DefaultValue("true") boolean enabled, @DefaultValue("3s") Duration outcomeDelay) {
-
-    public Sandbox {
-      if (outcomeDelay.isNegative()) {
-        throw new IllegalArgumentException("lipa.collections.sandbox.outcome-delay must not be negative");
-      }
-    }
-  }
-
-  /**
-   * @param after age of a PENDING push after which its outcome is asked for again (a crash lost the timer or the
-   *     rail's answer); must exceed the rail's normal answer time
-   * @param sweepInterval how often overdue pushes are looked for
-   * @param sweepBatch pushes per sweep
-   */
-  public record Overdue(
-      @DefaultValue("60s") Duration after,
-      @DefaultValue("10s") Duration sweepInterval,
-      @DefaultValue("100") int sweepBatch) {
-
-    public Overdue {
-      positive("lipa.collections.overdue.after", after);
-      positive("lipa.collections.overdue.sweep-interval", sweepInterval);
-      if (sweepBatch < 1) {
-        throw new IllegalArgumentException("lipa.collections.overdue.sweep-batch must be at least 1");
-      }
-    }
-  }
 
   /**
    * @param partners the partner banks by bank code (the {@code {bankCode}} of the notification path, lowercase

@@ -17,12 +17,7 @@ class ArchitectureTests {
 
   @Test
   void featuresDoNotReachIntoEachOthersInternals() {
-    ArchitectureRules.featuresDoNotReachIntoEachOthersInternals(ROOT,
-        // Known, frozen: the TZ lookup is an STK web adapter living outside stk, so it reaches stk.web's view and
-        // its mapper. Issue 14 item 1 moves it into the STK feature; remove these lines then.
-        "dev.lipa.collections.tz.TzCollectionController -> dev.lipa.collections.stk.web.StkPushViews",
-        "dev.lipa.collections.tz.TzCollectionController -> dev.lipa.collections.stk.web.StkPushView")
-        .check(CLASSES);
+    ArchitectureRules.featuresDoNotReachIntoEachOthersInternals(ROOT).check(CLASSES);
   }
 
   @Test
@@ -46,10 +41,7 @@ class ArchitectureTests {
 
   @Test
   void onlyTheWebAdaptersTalkHttp() {
-    // the tz and internal packages are web adapters only: they serve TZS STK records and other services' STK
-    // pushes through the STK feature
-    noClasses().that().resideOutsideOfPackages("dev.lipa.collections..web..", "dev.lipa.collections.tz..",
-            "dev.lipa.collections.internal..")
+    noClasses().that().resideOutsideOfPackages("dev.lipa.collections..web..")
         .should().dependOnClassesThat().resideInAnyPackage("org.springframework.web..", "jakarta.servlet..")
         .check(CLASSES);
   }

@@ -2,6 +2,8 @@ package dev.lipa.payouts;
 
 import dev.lipa.common.idempotency.IdempotencySettings;
 import dev.lipa.common.outbox.OutboxSettings;
+import dev.lipa.common.rail.OverdueSettings;
+import dev.lipa.common.rail.SandboxRailSettings;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -24,41 +26,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record PayoutsProperties(
     @DefaultValue("Africa/Nairobi") ZoneId zone,
     @DefaultValue OutboxSettings outbox,
-    @DefaultValue Sandbox sandbox,
-    @DefaultValue Overdue overdue,
+    @DefaultValue SandboxRailSettings sandbox,
+    @DefaultValue OverdueSettings overdue,
     @DefaultValue Ledger ledger,
     @DefaultValue IdempotencySettings idempotency) implements OutboxSettings.Source, IdempotencySettings.Source {
-
-  /**
-   * @param enabled whether this service runs the sandbox payout rail (the only rail so far)
-   * @param outcomeDelay how long the simulated provider takes to answer
-   */
-  public record Sandbox(@DefaultValue("true") boolean enabled, @DefaultValue("3s") Duration outcomeDelay) {
-
-    public Sandbox {
-      if (outcomeDelay == null || outcomeDelay.isNegative()) {
-        throw new IllegalArgumentException("lipa.payouts.sandbox.outcome-delay must not be negative");
-      }
-    }
-  }
-
-  /**
-   * @param after age of a PENDING payout after which its outcome is asked for again; must exceed the rail's normal
-   *     answer time
-   * @param sweepInterval how often overdue payouts are looked for
-   * @param sweepBatch payouts per sweep
-   */
-  public record Overdue(
-      @DefaultValue("60s") Duration after,
-      @DefaultValue("10s") Duration sweepInterval,
-      @DefaultValue("100") int sweepBatch) {
-
-    public Overdue {
-      positive("lipa.payouts.overdue.after", after);
-      positive("lipa.payouts.overdue.sweep-interval", sweepInterval);
-      atLeastOne("lipa.payouts.overdue.sweep-batch", sweepBatch);
-    }
-  }
 
   /**
    * @param openingFloat what a sandbox organisation's account holds when it is first used, per currency code
@@ -91,12 +62,6 @@ public record PayoutsProperties(
   private static void positive(String name, Duration value) {
     if (value == null || value.isNegative() || value.isZero()) {
       throw new IllegalArgumentException(name + " must be a positive duration");
-    }
-  }
-
-  private static void atLeastOne(String name, int value) {
-    if (value < 1) {
-      throw new IllegalArgumentException(name + " must be at least 1");
     }
   }
 }

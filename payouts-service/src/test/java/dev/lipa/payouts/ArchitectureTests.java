@@ -22,8 +22,9 @@ class ArchitectureTests {
 
   @Test
   void aggregatesAndStoresUseNeitherTheWebNorKafka() {
-    ArchitectureRules.domainHasNoWebOrKafkaTypes("dev.lipa.payouts.payout", "dev.lipa.payouts.deallocation",
-        "dev.lipa.payouts.topup", "dev.lipa.payouts.requests", "dev.lipa.payouts.money").check(CLASSES);
+    ArchitectureRules.domainHasNoWebOrKafkaTypes("dev.lipa.payouts.payout", "dev.lipa.payouts.sendmoney",
+        "dev.lipa.payouts.business", "dev.lipa.payouts.deallocation", "dev.lipa.payouts.topup",
+        "dev.lipa.payouts.requests", "dev.lipa.payouts.money").check(CLASSES);
   }
 
   @Test

@@ -2,7 +2,7 @@ package dev.lipa.checkout.page;
 
 import dev.lipa.checkout.session.CheckoutSession;
 import dev.lipa.checkout.session.CheckoutSessions;
-import dev.lipa.checkout.session.web.Branding;
+import dev.lipa.checkout.web.Branding;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

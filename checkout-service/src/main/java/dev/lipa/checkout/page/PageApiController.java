@@ -6,8 +6,9 @@ import dev.lipa.checkout.session.CheckoutSessions;
 import dev.lipa.checkout.session.IllegalTransitionException;
 import dev.lipa.checkout.session.PaymentMethod;
 import dev.lipa.checkout.session.SessionStatus;
-import dev.lipa.checkout.session.web.CheckoutApiException;
-import dev.lipa.checkout.session.web.CheckoutBodies;
+import dev.lipa.checkout.web.CheckoutApiException;
+import dev.lipa.checkout.web.CheckoutBodies;
+import dev.lipa.checkout.web.CheckoutJsonApi;
 import java.time.Clock;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
@@ -31,8 +32,9 @@ import tools.jackson.databind.json.JsonMapper;
  * cross-site script cannot send without a CORS preflight that this service never grants.
  */
 @RestController
+@CheckoutJsonApi
 @RequestMapping(path = "/checkout/{checkoutRef:cs_[0-9A-Za-z]{32}}", produces = MediaType.APPLICATION_JSON_VALUE)
-public class PageApiController {
+class PageApiController {
 
   private final CheckoutSessions sessions;
   private final MpesaPayments mpesa;

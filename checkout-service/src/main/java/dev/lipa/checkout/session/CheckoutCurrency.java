@@ -1,7 +1,7 @@
 package dev.lipa.checkout.session;
 
+import dev.lipa.common.web.Codes;
 import java.math.BigDecimal;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
@@ -57,10 +57,10 @@ public enum CheckoutCurrency {
   }
 
   public static Optional<CheckoutCurrency> of(String code) {
-    return Arrays.stream(values()).filter(c -> c.name().equals(code)).findFirst();
+    return Codes.of(CheckoutCurrency.class, Enum::name, code);
   }
 
   public static String codes() {
-    return Arrays.stream(values()).map(Enum::name).collect(Collectors.joining(", "));
+    return Codes.list(CheckoutCurrency.class, Enum::name, ", ");
   }
 }

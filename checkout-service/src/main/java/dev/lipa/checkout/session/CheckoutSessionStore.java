@@ -9,6 +9,7 @@ import com.mongodb.client.model.Updates;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Insert;
+import dev.lipa.common.once.OnceRecords;
 import dev.lipa.common.once.Origin;
 import dev.lipa.common.once.UniqueKeys;
 import dev.lipa.common.outbox.Outboxes;
@@ -41,15 +42,16 @@ public class CheckoutSessionStore {
   static final UniqueKeys UNIQUE_KEYS = new UniqueKeys(new UniqueKeys.Index("checkout_ref", "checkoutRef"), null,
       new UniqueKeys.Index("checkout_idempotency", "idempotencyRecordKey"));
 
+  private final OnceRecords<CheckoutSession> records;
   private final MongoCollection<Document> collection;
   private final Outbox outbox;
   private final CheckoutOutboxEvents outboxEvents;
 
   public CheckoutSessionStore(MongoDatabase database, Outboxes outboxes, CheckoutOutboxEvents outboxEvents) {
-    this.collection = database.getCollection(COLLECTION);
-    this.outbox = outboxes.of(collection);
+    this.records = new OnceRecords<>(database, outboxes, COLLECTION, UNIQUE_KEYS, CheckoutSessionStore::read);
+    this.collection = records.collection();
+    this.outbox = records.outbox();
     this.outboxEvents = outboxEvents;
-    UNIQUE_KEYS.createIndexes(collection);
     // the expiry job's scan (ignored by the embedded store, used by a real MongoDB)
     collection.createIndex(Indexes.ascending("status", "expiresAt"), new IndexOptions().name("checkout_expiry"));
   }
@@ -59,7 +61,7 @@ public class CheckoutSessionStore {
    * refused it, if one did (then nothing was written).
    */
   public Insert insert(CheckoutSession session, Origin origin) {
-    return UNIQUE_KEYS.insert(outbox, toDocument(session), origin, outboxEvents.toOutbox(session, session.events()));
+    return records.insert(toDocument(session), origin, outboxEvents.toOutbox(session, session.events()));
   }
 
   /**
@@ -82,8 +84,7 @@ public class CheckoutSessionStore {
 
   /** A merchant's read: only the organisation's own sessions. */
   public Optional<CheckoutSession> find(String organisationId, UUID id) {
-    return Optional.ofNullable(collection.find(Filters.and(Filters.eq("_id", id.toString()),
-        Filters.eq("organisationId", organisationId))).first()).map(CheckoutSessionStore::read);
+    return records.find(organisationId, id.toString());
   }
 
   /** The hosted page's read: the unguessable reference is the only key. */
@@ -94,9 +95,7 @@ public class CheckoutSessionStore {
 
   /** The organisation's session created under this idempotency record key, with its request's fingerprint. */
   public Optional<Earlier<CheckoutSession>> findByIdempotencyKey(String organisationId, String recordKey) {
-    return Optional.ofNullable(collection.find(Filters.and(Filters.eq("organisationId", organisationId),
-        Filters.eq("idempotencyRecordKey", recordKey))).first())
-        .map(d -> UniqueKeys.earlier(d, CheckoutSessionStore::read));
+    return records.byIdempotencyKey(organisationId, recordKey);
   }
 
   /** Open sessions whose lifetime ended before {@code cutoff}: candidates for the expiry job. */

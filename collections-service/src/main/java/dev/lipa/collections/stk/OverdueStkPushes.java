@@ -3,6 +3,7 @@ package dev.lipa.collections.stk;
 import dev.lipa.collections.CollectionsProperties;
 import dev.lipa.collections.stk.rail.StkPrompt;
 import dev.lipa.collections.stk.rail.StkRail;
+import dev.lipa.common.rail.OverdueSettings;
 import java.time.Clock;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -24,7 +25,7 @@ public class OverdueStkPushes implements AutoCloseable {
 
   private final StkPushStore store;
   private final ObjectProvider<StkRail> rail;
-  private final CollectionsProperties.Overdue settings;
+  private final OverdueSettings settings;
   private final Clock clock;
   private final ScheduledExecutorService scheduler;
 

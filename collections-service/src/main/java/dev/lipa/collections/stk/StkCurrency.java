@@ -1,9 +1,8 @@
 package dev.lipa.collections.stk;
 
 import dev.lipa.common.phone.MobileCountry;
-import java.util.Arrays;
+import dev.lipa.common.web.Codes;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /** Currencies an STK push may be requested in, each bound to its country, with the rules that belong to them. */
 public enum StkCurrency {
@@ -44,11 +43,11 @@ public enum StkCurrency {
 
   /** The currency with exactly this code (upper case). */
   public static Optional<StkCurrency> of(String code) {
-    return Arrays.stream(values()).filter(c -> c.name().equals(code)).findFirst();
+    return Codes.of(StkCurrency.class, Enum::name, code);
   }
 
   /** "KSH, TZS, UGX". */
   public static String codes() {
-    return Arrays.stream(values()).map(Enum::name).collect(Collectors.joining(", "));
+    return Codes.list(StkCurrency.class, Enum::name, ", ");
   }
 }

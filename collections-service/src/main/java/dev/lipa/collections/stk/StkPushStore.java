@@ -5,12 +5,12 @@ import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
-import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Insert;
+import dev.lipa.common.once.OnceRecords;
 import dev.lipa.common.once.Origin;
 import dev.lipa.common.once.UniqueKeys;
 import dev.lipa.common.outbox.Outboxes;
@@ -48,17 +48,17 @@ public class StkPushStore {
   private static final String STATUS = "status";
   private static final String CREATED_AT = "createdAt";
   private static final String REFERENCE_KEY = UNIQUE_KEYS.reference().field();
-  private static final String IDEMPOTENCY_KEY = UNIQUE_KEYS.key().field();
 
+  private final OnceRecords<StkPush> records;
   private final MongoCollection<Document> collection;
   private final Outbox outbox;
   private final StkOutboxEvents outboxEvents;
 
   public StkPushStore(MongoDatabase database, Outboxes outboxes, StkOutboxEvents outboxEvents) {
-    this.collection = database.getCollection(COLLECTION);
-    this.outbox = outboxes.of(collection);
+    this.records = new OnceRecords<>(database, outboxes, COLLECTION, UNIQUE_KEYS, StkPushStore::toPush);
+    this.collection = records.collection();
+    this.outbox = records.outbox();
     this.outboxEvents = outboxEvents;
-    UNIQUE_KEYS.createIndexes(collection);
     // the list, newest first, and the overdue sweep, oldest first: each
     // reads a range of its index in order, on MongoDB and on the embedded store alike
     collection.createIndex(Indexes.compoundIndex(Indexes.ascending(ORGANISATION), Indexes.descending(CREATED_AT)),
@@ -77,35 +77,26 @@ public class StkPushStore {
    * recognised from the push alone. Says which unique key refused the push, if one did (then nothing was written).
    */
   public Insert insert(StkPush push, Origin origin) {
-    return UNIQUE_KEYS.insert(outbox, toDocument(push), origin, outboxEvents.toOutbox(push.events()));
+    return records.insert(toDocument(push), origin, outboxEvents.toOutbox(push.events()));
   }
 
   /** Whether the push is stored (asked after its insert failed: it may have been applied all the same). */
   public boolean holds(StkPush push) {
-    return collection.find(Filters.and(Filters.eq(ID, push.requestId().toString()),
-        Filters.eq(ORGANISATION, push.organisationId()))).projection(Projections.include(ID)).first() != null;
+    return records.holds(push.organisationId(), push.requestId().toString());
   }
 
   public Optional<StkPush> find(String organisationId, UUID requestId) {
-    return Optional.ofNullable(collection.find(Filters.and(Filters.eq(ID, requestId.toString()),
-        Filters.eq(ORGANISATION, organisationId))).projection(withoutOutbox()).first()).map(StkPushStore::toPush);
+    return records.find(organisationId, requestId.toString());
   }
 
   /** The organisation's push with this referenceId, with the fingerprint of the request that created it. */
   public Optional<Earlier<StkPush>> findByReference(String organisationId, String referenceId) {
-    return findStored(Filters.and(Filters.eq(REFERENCE_KEY, organisationId + "\n" + referenceId),
-        Filters.eq(ORGANISATION, organisationId)));
+    return records.byReference(organisationId, referenceKey(organisationId, referenceId));
   }
 
   /** The organisation's push created under this idempotency record key, with its request's fingerprint. */
   public Optional<Earlier<StkPush>> findByIdempotencyKey(String organisationId, String idempotencyKey) {
-    return findStored(Filters.and(Filters.eq(IDEMPOTENCY_KEY, idempotencyKey),
-        Filters.eq(ORGANISATION, organisationId)));
-  }
-
-  private Optional<Earlier<StkPush>> findStored(Bson filter) {
-    return Optional.ofNullable(collection.find(filter).projection(withoutOutbox()).first())
-        .map(d -> UniqueKeys.earlier(d, StkPushStore::toPush));
+    return records.byIdempotencyKey(organisationId, idempotencyKey);
   }
 
   /**
@@ -186,7 +177,11 @@ public class StkPushStore {
   }
 
   private static Bson withoutOutbox() {
-    return Projections.exclude(Outbox.EVENTS, Outbox.PENDING_SINCE);
+    return OnceRecords.withoutOutbox();
+  }
+
+  private static String referenceKey(String organisationId, String referenceId) {
+    return organisationId + "\n" + referenceId;
   }
 
   static Document toDocument(StkPush push) {
@@ -196,7 +191,7 @@ public class StkPushStore {
         .append(ORGANISATION, d.organisationId());
     if (d.referenceId() != null) {
       document.append("referenceId", d.referenceId())
-          .append(REFERENCE_KEY, d.organisationId() + "\n" + d.referenceId());
+          .append(REFERENCE_KEY, referenceKey(d.organisationId(), d.referenceId()));
     }
     return document
         .append("phoneNumber", d.phoneNumber())

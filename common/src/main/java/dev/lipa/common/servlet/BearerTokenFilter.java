@@ -21,7 +21,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Verifies the bearer token of every protected request in the service itself (defence in depth: a header from the
- * network is never identity) and leaves the verified token for {@link Caller}.
+ * network is never identity) and leaves the verified token for {@link Caller}. Refusals are the platform's envelope;
+ * a service whose API has another error body overrides {@link #refusal}.
  */
 public class BearerTokenFilter extends OncePerRequestFilter {
 
@@ -75,6 +76,11 @@ public class BearerTokenFilter extends OncePerRequestFilter {
     if (status == HttpStatus.UNAUTHORIZED) {
       response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
     }
-    json.writeValue(response.getOutputStream(), Envelope.error(status, message));
+    json.writeValue(response.getOutputStream(), refusal(status, message));
+  }
+
+  /** The body of a refusal (401 or 503) with this message. */
+  protected Object refusal(HttpStatus status, String message) {
+    return Envelope.error(status, message);
   }
 }

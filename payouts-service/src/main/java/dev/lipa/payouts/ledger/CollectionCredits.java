@@ -37,7 +37,7 @@ import tools.jackson.databind.json.JsonMapper;
 class CollectionCredits {
 
   static final String GROUP = "payouts-ledger";
-  /** The batch container factory's bean name, declared in {@code dev.lipa.payouts.config.LedgerKafkaConfiguration}. */
+  /** The batch container factory's bean name, declared in {@link LedgerKafkaConfiguration}. */
   static final String CONTAINER_FACTORY = "ledgerCreditsContainerFactory";
   static final String STK_SUCCEEDED = "stk.succeeded";
   static final String BANK_RECEIVED = "bank.collection.received";

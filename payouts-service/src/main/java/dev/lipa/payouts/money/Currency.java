@@ -1,6 +1,7 @@
 package dev.lipa.payouts.money;
 
 import dev.lipa.common.phone.MobileCountry;
+import dev.lipa.common.web.Codes;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -39,7 +40,7 @@ public enum Currency {
 
   /** The balance currency with exactly this code ({@code KSH}, {@code TZS}, {@code UGX}, {@code USD}). */
   public static Optional<Currency> of(String code) {
-    return Arrays.stream(values()).filter(c -> c.name().equals(code)).findFirst();
+    return Codes.of(Currency.class, Enum::name, code);
   }
 
   /** The payout currency with exactly this code ({@code KSH}, {@code TZS}, {@code UGX}). */
@@ -49,7 +50,7 @@ public enum Currency {
 
   /** Every balance currency's code, for error messages. */
   public static String codes() {
-    return Arrays.stream(values()).map(Enum::name).collect(Collectors.joining(", "));
+    return Codes.list(Currency.class, Enum::name, ", ");
   }
 
   /** The payout currencies' codes, for error messages. */

@@ -1,6 +1,7 @@
 package dev.lipa.payouts.payout;
 
 import dev.lipa.payouts.PayoutsProperties;
+import dev.lipa.common.rail.OverdueSettings;
 import dev.lipa.payouts.payout.rail.PayoutRail;
 import java.time.Clock;
 import java.util.concurrent.Executors;
@@ -22,7 +23,7 @@ class OverduePayouts implements AutoCloseable {
 
   private final Payouts payouts;
   private final ObjectProvider<PayoutRail> rail;
-  private final PayoutsProperties.Overdue settings;
+  private final OverdueSettings settings;
   private final Clock clock;
   private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(
       Thread.ofPlatform().daemon().name("overdue-payouts").factory());

@@ -5,12 +5,12 @@ import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
-import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Insert;
+import dev.lipa.common.once.OnceRecords;
 import dev.lipa.common.once.Origin;
 import dev.lipa.common.once.UniqueKeys;
 import dev.lipa.common.outbox.Outboxes;
@@ -49,17 +49,17 @@ public class PayoutStore implements ReservationOwners {
   private static final String STATUS = "status";
   private static final String CREATED_AT = "createdAt";
   private static final String REFERENCE_KEY = UNIQUE_KEYS.reference().field();
-  private static final String IDEMPOTENCY_KEY = UNIQUE_KEYS.key().field();
 
+  private final OnceRecords<Payout> records;
   private final MongoCollection<Document> collection;
   private final Outbox outbox;
   private final PayoutOutboxEvents outboxEvents;
 
   public PayoutStore(MongoDatabase database, Outboxes outboxes, PayoutOutboxEvents outboxEvents) {
-    this.collection = database.getCollection(COLLECTION);
-    this.outbox = outboxes.of(collection);
+    this.records = new OnceRecords<>(database, outboxes, COLLECTION, UNIQUE_KEYS, PayoutStore::toPayout);
+    this.collection = records.collection();
+    this.outbox = records.outbox();
     this.outboxEvents = outboxEvents;
-    UNIQUE_KEYS.createIndexes(collection);
     collection.createIndex(Indexes.compoundIndex(Indexes.ascending(ORGANISATION, KIND), Indexes.descending(CREATED_AT)),
         new IndexOptions().name("payout_organisation_kind_created"));
     // one per filter of the list, so a filtered page reads its page even when few of the merchant's payouts match
@@ -75,33 +75,24 @@ public class PayoutStore implements ReservationOwners {
    * insert. Says which unique key refused it, if one did (then nothing was written).
    */
   public Insert insert(Payout payout, Origin origin) {
-    return UNIQUE_KEYS.insert(outbox, toDocument(payout), origin, outboxEvents.toOutbox(payout.events()));
+    return records.insert(toDocument(payout), origin, outboxEvents.toOutbox(payout.events()));
   }
 
   public Optional<Payout> find(String organisationId, UUID requestId) {
-    return Optional.ofNullable(collection.find(Filters.and(Filters.eq(ID, requestId.toString()),
-        Filters.eq(ORGANISATION, organisationId))).projection(withoutOutbox()).first()).map(PayoutStore::toPayout);
+    return records.find(organisationId, requestId.toString());
   }
 
   @Override
   public boolean owns(String organisationId, String requestId) {
-    return collection.find(Filters.and(Filters.eq(ID, requestId), Filters.eq(ORGANISATION, organisationId)))
-        .projection(Projections.include(ID)).first() != null;
+    return records.holds(organisationId, requestId);
   }
 
   public Optional<Earlier<Payout>> findByReference(String organisationId, PayoutKind kind, String referenceId) {
-    return findStored(Filters.and(Filters.eq(REFERENCE_KEY, referenceKey(organisationId, kind, referenceId)),
-        Filters.eq(ORGANISATION, organisationId)));
+    return records.byReference(organisationId, referenceKey(organisationId, kind, referenceId));
   }
 
   public Optional<Earlier<Payout>> findByIdempotencyKey(String organisationId, String idempotencyKey) {
-    return findStored(Filters.and(Filters.eq(IDEMPOTENCY_KEY, idempotencyKey),
-        Filters.eq(ORGANISATION, organisationId)));
-  }
-
-  private Optional<Earlier<Payout>> findStored(Bson filter) {
-    return Optional.ofNullable(collection.find(filter).projection(withoutOutbox()).first())
-        .map(d -> UniqueKeys.earlier(d, PayoutStore::toPayout));
+    return records.byIdempotencyKey(organisationId, idempotencyKey);
   }
 
   /** The organisation's payouts of one kind matching the query, newest first. */
@@ -162,7 +153,7 @@ public class PayoutStore implements ReservationOwners {
   }
 
   private static Bson withoutOutbox() {
-    return Projections.exclude(Outbox.EVENTS, Outbox.PENDING_SINCE);
+    return OnceRecords.withoutOutbox();
   }
 
   private static String referenceKey(String organisationId, PayoutKind kind, String referenceId) {

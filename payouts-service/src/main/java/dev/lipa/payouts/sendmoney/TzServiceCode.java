@@ -1,31 +1,27 @@
 package dev.lipa.payouts.sendmoney;
 
-import dev.lipa.common.phone.MobileCountry;
 import dev.lipa.common.phone.MobileNumber;
-import java.util.Arrays;
+import dev.lipa.common.phone.TzNetwork;
+import dev.lipa.common.web.Codes;
 import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The Tanzanian B2C networks of a TZS send-money payout. A number belongs to a network by the two digits after 255
- * (the national numbering plan): Tigo 65, 67, 71, 77; Airtel 68, 69, 78; Halotel 61, 62. A ported number keeps its
+ * (common's {@link TzNetwork}, the national numbering plan): Tigo 65, 67, 71, 77; Airtel 68, 69, 78; Halotel 61, 62. A ported number keeps its
  * prefix and is refused for its new network: the prefix is the best the request can tell.
  */
 public enum TzServiceCode {
 
-  TIGO("TZ-TIGO-B2C", "Tigo", Set.of("65", "67", "71", "77")),
-  AIRTEL("TZ-AIRTEL-B2C", "Airtel", Set.of("68", "69", "78")),
-  HALOTEL("TZ-HALOTEL-B2C", "Halotel", Set.of("61", "62"));
+  TIGO("TZ-TIGO-B2C", TzNetwork.TIGO),
+  AIRTEL("TZ-AIRTEL-B2C", TzNetwork.AIRTEL),
+  HALOTEL("TZ-HALOTEL-B2C", TzNetwork.HALOTEL);
 
   private final String code;
-  private final String network;
-  private final Set<String> prefixes;
+  private final TzNetwork network;
 
-  TzServiceCode(String code, String network, Set<String> prefixes) {
+  TzServiceCode(String code, TzNetwork network) {
     this.code = code;
     this.network = network;
-    this.prefixes = prefixes;
   }
 
   public String code() {
@@ -33,19 +29,18 @@ public enum TzServiceCode {
   }
 
   public static Optional<TzServiceCode> of(String code) {
-    return Arrays.stream(values()).filter(c -> c.code.equals(code)).findFirst();
+    return Codes.of(TzServiceCode.class, TzServiceCode::code, code);
   }
 
   public static String codes() {
-    return Arrays.stream(values()).map(TzServiceCode::code).collect(Collectors.joining(", "));
+    return Codes.list(TzServiceCode.class, TzServiceCode::code, ", ");
   }
 
   boolean reaches(MobileNumber number) {
-    return number.country() == MobileCountry.TANZANIA && prefixes.contains(number.networkPrefix());
+    return network.reaches(number);
   }
 
   String describe() {
-    return network + " numbers (255 followed by " + prefixes.stream().sorted().collect(Collectors.joining(", "))
-        + ")";
+    return network.describe();
   }
 }

@@ -4,6 +4,9 @@ import dev.lipa.checkout.CheckoutProperties;
 import dev.lipa.checkout.session.CheckoutSession;
 import dev.lipa.checkout.session.CheckoutSessions;
 import dev.lipa.checkout.session.CreateSessionRequest;
+import dev.lipa.checkout.web.Branding;
+import dev.lipa.checkout.web.CheckoutBodies;
+import dev.lipa.checkout.web.CheckoutJsonApi;
 import dev.lipa.common.idempotency.IdempotencyClaim;
 import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
@@ -34,6 +37,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /** Endpoints 2 and 3 of the spec: create a checkout session, retrieve one of the caller's sessions. No envelope. */
 @RestController
+@CheckoutJsonApi
 @RequestMapping(path = "/api/sandbox/v1/checkout-sessions", produces = MediaType.APPLICATION_JSON_VALUE)
 class CheckoutSessionController {
 

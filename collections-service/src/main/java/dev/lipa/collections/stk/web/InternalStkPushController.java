@@ -1,4 +1,4 @@
-package dev.lipa.collections.internal;
+package dev.lipa.collections.stk.web;
 
 import dev.lipa.collections.stk.StkPush;
 import dev.lipa.collections.stk.StkPushRequest;

@@ -1,6 +1,5 @@
-package dev.lipa.checkout.session.web;
+package dev.lipa.checkout.web;
 
-import dev.lipa.checkout.page.PageApiController;
 import dev.lipa.checkout.session.CheckoutSessions;
 import dev.lipa.checkout.session.IllegalTransitionException;
 import dev.lipa.common.security.InvalidTokenException;
@@ -21,11 +20,12 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
- * Renders every failure of the checkout JSON endpoints (merchant API and the hosted page's API) in the spec's checkout
+ * Renders every failure of the checkout JSON endpoints (merchant API and the hosted page's API, each marked
+ * {@link CheckoutJsonApi}) in the spec's checkout
  * error body instead of the platform envelope; ordered before common's envelope advice. A 500 never carries exception
  * text.
  */
-@RestControllerAdvice(assignableTypes = {CheckoutSessionController.class, PageApiController.class})
+@RestControllerAdvice(annotations = CheckoutJsonApi.class)
 @Order(Ordered.HIGHEST_PRECEDENCE)
 public class CheckoutExceptionHandler {
 

@@ -1,4 +1,4 @@
-package dev.lipa.payouts.config;
+package dev.lipa.payouts.ledger;
 
 import org.springframework.boot.kafka.autoconfigure.ConcurrentKafkaListenerContainerFactoryConfigurer;
 import org.springframework.context.annotation.Bean;

@@ -1,4 +1,4 @@
-package dev.lipa.checkout.session.web;
+package dev.lipa.checkout.web;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.lipa.checkout.session.web;
+package dev.lipa.checkout.web;
 
 import dev.lipa.common.organisations.OrganisationDirectory;
 import dev.lipa.common.organisations.OrganisationProfile;

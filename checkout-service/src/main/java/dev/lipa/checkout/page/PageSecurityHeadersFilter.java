@@ -1,4 +1,4 @@
-package dev.lipa.checkout.config;
+package dev.lipa.checkout.page;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

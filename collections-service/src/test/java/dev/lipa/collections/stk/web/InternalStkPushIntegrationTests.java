@@ -1,4 +1,4 @@
-package dev.lipa.collections.internal;
+package dev.lipa.collections.stk.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

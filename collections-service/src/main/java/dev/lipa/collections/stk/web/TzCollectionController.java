@@ -1,9 +1,7 @@
-package dev.lipa.collections.tz;
+package dev.lipa.collections.stk.web;
 
 import dev.lipa.collections.stk.StkCurrency;
 import dev.lipa.collections.stk.StkPushes;
-import dev.lipa.collections.stk.web.StkPushView;
-import dev.lipa.collections.stk.web.StkPushViews;
 import dev.lipa.common.servlet.Caller;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;

@@ -1,4 +1,4 @@
-package dev.lipa.checkout.session.web;
+package dev.lipa.checkout.web;
 
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.lipa.checkout.config;
+package dev.lipa.checkout.session.web;
 
 import dev.lipa.common.security.TokenVerifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -8,9 +8,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The checkout API's own token filter and the hosted page's security headers. */
+/** The checkout-session API's own token filter. */
 @Configuration(proxyBeanMethods = false)
-class WebConfiguration {
+class SessionApiConfiguration {
 
   @Bean
   @ConditionalOnProperty("lipa.security.jwks-uri")
@@ -18,15 +18,6 @@ class WebConfiguration {
     FilterRegistrationBean<CheckoutTokenFilter> bean = new FilterRegistrationBean<>(
         new CheckoutTokenFilter(verifier, json));
     bean.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
-    return bean;
-  }
-
-  @Bean
-  FilterRegistrationBean<PageSecurityHeadersFilter> pageSecurityHeadersFilter() {
-    FilterRegistrationBean<PageSecurityHeadersFilter> bean = new FilterRegistrationBean<>(
-        new PageSecurityHeadersFilter());
-    bean.addUrlPatterns("/checkout/*");
-    bean.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
     return bean;
   }
 }

@@ -1,4 +1,4 @@
-package dev.lipa.collections.tz;
+package dev.lipa.collections.stk.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Named.named;

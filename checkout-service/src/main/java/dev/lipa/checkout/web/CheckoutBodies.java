@@ -1,4 +1,4 @@
-package dev.lipa.checkout.session.web;
+package dev.lipa.checkout.web;
 
 import dev.lipa.common.json.JsonFields;
 import dev.lipa.common.json.UnreadableJson;
@@ -18,7 +18,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class CheckoutBodies {
 
-  static final CheckoutError UNSUPPORTED_MEDIA_TYPE = new CheckoutError("Content-Type must be application/json",
+  /** The answer to a body without {@code Content-Type: application/json}. */
+  public static final CheckoutError UNSUPPORTED_MEDIA_TYPE = new CheckoutError("Content-Type must be application/json",
       Map.of("Content-Type", List.of("Content-Type header is required and must be application/json")));
 
   private CheckoutBodies() {

@@ -1,4 +1,4 @@
-package dev.lipa.payouts.payout.web;
+package dev.lipa.payouts.sendmoney.web;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.lipa.common.organisations.RecordOrganisation;
@@ -7,10 +7,10 @@ import dev.lipa.payouts.payout.Payout;
 import java.math.BigDecimal;
 import java.time.ZoneId;
 
-/** The spec's payout records and answers. */
-final class PayoutViews {
+/** The spec's send money records and answer, and our TZ payout record. */
+final class SendMoneyViews {
 
-  private PayoutViews() {
+  private SendMoneyViews() {
   }
 
   /** The spec's send money record (list item). */
@@ -59,41 +59,8 @@ final class PayoutViews {
     }
   }
 
-  /** The spec's till and paybill record (list item). */
-  @JsonPropertyOrder({"id", "amount", "uuid", "organisation", "accountNumber", "businessNumber", "remarks",
-      "occasion", "originatorConversationId", "conversationId", "callbackUrl", "createdAt", "updatedAt", "status",
-      "responseCode", "receiverName", "transactionReceipt", "responseDescription"})
-  record BusinessRecord(long id, BigDecimal amount, String uuid, RecordOrganisation organisation, String accountNumber,
-      String businessNumber, String remarks, String occasion, String originatorConversationId, String conversationId,
-      String callbackUrl, String createdAt, String updatedAt, String status, Integer responseCode,
-      String receiverName, String transactionReceipt, String responseDescription) {
-
-    static BusinessRecord of(Payout payout, RecordOrganisation organisation, ZoneId zone) {
-      Payout.Result r = payout.result();
-      var q = payout.request();
-      return new BusinessRecord(payout.id(), payout.amount(), payout.requestId().toString(), organisation,
-          q.accountNumber(), q.businessNumber(), q.remarks(), q.occasion(), payout.details().originatorConversationId(),
-          r == null ? "" : r.conversationId(), q.callbackUrl(), RecordTimes.format(payout.details().createdAt(), zone),
-          RecordTimes.format(payout.updatedAt(), zone), payout.status().name(), r == null ? null : r.responseCode(),
-          r == null ? null : r.receiverName(), r == null ? null : r.transactionReceipt(),
-          r == null ? null : r.resultDescription());
-    }
-  }
-
   /** The send money 201 answer's {@code data}. */
   @JsonPropertyOrder({"requestId", "amount", "phoneNumber", "status"})
   record SendMoneyAccepted(String requestId, BigDecimal amount, String phoneNumber, String status) {
-  }
-
-  /** The till and paybill 201 answer's {@code data}, and the paybill status answer's. */
-  @JsonPropertyOrder({"requestId", "accountNumber", "businessNumber", "amount", "status"})
-  record BusinessAccepted(String requestId, String accountNumber, String businessNumber, BigDecimal amount,
-      String status) {
-  }
-
-  /** {@code GET /paybill/status} {@code data}, in the spec's field order. */
-  @JsonPropertyOrder({"accountNumber", "businessNumber", "requestId", "amount", "status"})
-  record BusinessStatus(String accountNumber, String businessNumber, String requestId, BigDecimal amount,
-      String status) {
   }
 }
