@@ -49,7 +49,7 @@ class DeliveryConfiguration {
   CallbackSender callbackSender(DispatcherProperties properties, CallbackUrlGuard guard,
       ObjectProvider<CallbackSigner> signer, Clock clock, ScheduledExecutorService callbackDeadlines) {
     return new CallbackSender(
-        CallbackSender.httpClient(guard, properties.connectTimeout(), properties.requestTimeout(),
+        GuardedHttpClient.create(guard, properties.connectTimeout(), properties.requestTimeout(),
             properties.maxConcurrentAttempts(), properties.perHostConcurrency()),
         guard, signer.getIfAvailable(CallbackSigner::unsigned), properties.requestTimeout(),
         properties.responseSnippetBytes(), clock, callbackDeadlines);
