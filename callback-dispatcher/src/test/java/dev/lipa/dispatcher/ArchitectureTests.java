@@ -25,12 +25,7 @@ class ArchitectureTests {
 
   @Test
   void controllersDoNotImportStores() {
-    ArchitectureRules.controllersDoNotImportStores(ROOT,
-        // Known, frozen: both read deliveries straight from DeliveryStore (forRequest, dead, exists). Issue 14
-        // item 3 splits DeliveryStore and DeliveryDispatcher; a read side there removes these two lines.
-        "dev.lipa.dispatcher.web.CallbackController",
-        "dev.lipa.dispatcher.web.DeadLetterController")
-        .check(CLASSES);
+    ArchitectureRules.controllersDoNotImportStores(ROOT).check(CLASSES);
   }
 
   @Test

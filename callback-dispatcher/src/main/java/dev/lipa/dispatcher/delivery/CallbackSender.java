@@ -7,8 +7,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
@@ -20,37 +18,26 @@ import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLException;
 import org.apache.hc.client5.http.ConnectTimeoutException;
-import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
-import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
-import org.apache.hc.core5.util.TimeValue;
-import org.apache.hc.core5.util.Timeout;
 
 /**
  * Makes one HTTP attempt of a callback: POST the body to the URL, never following redirects, bounded in time and in
  * how much of the answer it reads. It never throws for what a merchant does; every failure becomes an outcome.
  *
- * <p>The HTTP client is Apache HttpClient 5 because its DNS hook lets the SSRF guard be the resolver: the addresses
- * the guard checked are the only ones a connection is opened to (no DNS rebinding between check and connect), while
- * the URL's host name still goes into the Host header, TLS SNI and certificate verification.
+ * <p>Its client is a {@link GuardedHttpClient}: the SSRF guard is its resolver.
  */
 class CallbackSender implements AutoCloseable {
 
@@ -74,42 +61,6 @@ class CallbackSender implements AutoCloseable {
     this.snippetBytes = snippetBytes;
     this.clock = clock;
     this.watchdog = watchdog;
-  }
-
-  /**
-   * The client every attempt shares: pooled keep-alive connections (per destination as many as attempts may be in
-   * flight there), the guard as its resolver, no redirects, no retries, no cookies, no decompression (the answer is
-   * read raw and bounded).
-   */
-  static CloseableHttpClient httpClient(CallbackUrlGuard guard, Duration connectTimeout, Duration requestTimeout,
-      int maxConnections, int maxPerDestination) {
-    var connections = PoolingHttpClientConnectionManagerBuilder.create()
-        .setDnsResolver(new GuardedDnsResolver(guard))
-        .setMaxConnTotal(maxConnections)
-        .setMaxConnPerRoute(maxPerDestination)
-        .setDefaultConnectionConfig(ConnectionConfig.custom()
-            .setConnectTimeout(Timeout.of(connectTimeout))
-            .setSocketTimeout(Timeout.of(requestTimeout))
-            .setValidateAfterInactivity(TimeValue.ofSeconds(2))
-            .setTimeToLive(TimeValue.ofMinutes(5))
-            .build())
-        .build();
-    return HttpClients.custom()
-        .setConnectionManager(connections)
-        .setDefaultRequestConfig(RequestConfig.custom()
-            .setRedirectsEnabled(false)
-            .setResponseTimeout(Timeout.of(requestTimeout))
-            .setConnectionRequestTimeout(Timeout.of(requestTimeout))
-            .build())
-        .disableRedirectHandling()
-        .disableAutomaticRetries()
-        .disableCookieManagement()
-        .disableAuthCaching()
-        .disableContentCompression()
-        .setUserAgent(USER_AGENT)
-        .evictIdleConnections(TimeValue.ofSeconds(30))
-        .evictExpiredConnections()
-        .build();
   }
 
   /**
@@ -259,30 +210,6 @@ class CallbackSender implements AutoCloseable {
   @Override
   public void close() throws IOException {
     client.close();
-  }
-
-  /** The guard as the client's DNS: only checked addresses are ever connected to. */
-  private record GuardedDnsResolver(CallbackUrlGuard guard) implements DnsResolver {
-
-    @Override
-    public InetAddress[] resolve(String host) throws UnknownHostException {
-      return guard.resolve(host);
-    }
-
-    /** What the connection operator asks: the port is known, so the platform's own ports are refused here too. */
-    @Override
-    public List<InetSocketAddress> resolve(String host, int port) throws UnknownHostException {
-      List<InetSocketAddress> addresses = new ArrayList<>();
-      for (InetAddress address : guard.resolve(host, port)) {
-        addresses.add(new InetSocketAddress(address, port));
-      }
-      return addresses;
-    }
-
-    @Override
-    public String resolveCanonicalHostname(String host) throws UnknownHostException {
-      return host; // only used for Kerberos/SPNEGO, which callbacks never do
-    }
   }
 
   /** The attempt was interrupted before it had a result. */

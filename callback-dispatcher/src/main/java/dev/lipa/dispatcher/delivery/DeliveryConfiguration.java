@@ -49,19 +49,23 @@ class DeliveryConfiguration {
   CallbackSender callbackSender(DispatcherProperties properties, CallbackUrlGuard guard,
       ObjectProvider<CallbackSigner> signer, Clock clock, ScheduledExecutorService callbackDeadlines) {
     return new CallbackSender(
-        CallbackSender.httpClient(guard, properties.connectTimeout(), properties.requestTimeout(),
+        GuardedHttpClient.create(guard, properties.connectTimeout(), properties.requestTimeout(),
             properties.maxConcurrentAttempts(), properties.perHostConcurrency()),
         guard, signer.getIfAvailable(CallbackSigner::unsigned), properties.requestTimeout(),
         properties.responseSnippetBytes(), clock, callbackDeadlines);
   }
 
+  /** The dispatcher with its admission and attempts, which it alone uses and closes (in that order). */
   @Bean
-  DeliveryDispatcher deliveryDispatcher(DeliveryStore store, CallbackSender sender, RetrySchedule schedule,
-      DisabledEndpoints disabledEndpoints, Clock clock, DispatcherProperties properties) {
-    return new DeliveryDispatcher(store, sender, schedule, new AttemptSlots(properties.maxConcurrentAttempts()),
-        new HostGate(properties.perHostConcurrency(), properties.hostPermitWait(),
-            HostGate.breakerConfig(properties)),
-        disabledEndpoints, clock, properties);
+  DeliveryDispatcher deliveryDispatcher(DeliveryStore store, DeliveryQueueStore queue, CallbackSender sender,
+      RetrySchedule schedule, DisabledEndpoints disabledEndpoints, Clock clock, DispatcherProperties properties) {
+    HostGate gate = new HostGate(properties.perHostConcurrency(), properties.hostPermitWait(),
+        HostGate.breakerConfig(properties));
+    Admission admission = new Admission(new AttemptSlots(properties.maxConcurrentAttempts()), gate,
+        properties.hostPermitWait());
+    Attempts attempts = new Attempts(queue, sender, schedule, admission, gate, disabledEndpoints, clock,
+        properties.deferDelay());
+    return new DeliveryDispatcher(store, queue, admission, attempts, disabledEndpoints, clock, properties);
   }
 
   @Bean

@@ -7,13 +7,8 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.client.model.Filters;
-import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
-import com.mongodb.client.model.Projections;
-import com.mongodb.client.model.PushOptions;
-import com.mongodb.client.model.ReturnDocument;
-import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.UpdateOneModel;
 import com.mongodb.client.model.Updates;
@@ -22,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Date;
 import java.util.List;
-import java.util.Optional;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.springframework.beans.factory.annotation.Value;
@@ -38,21 +32,18 @@ import org.springframework.stereotype.Component;
  * delivery log a merchant asks for later is a single document read. The array stays small: it is bounded by the
  * schedule (10 attempts by default).
  *
- * <p>Merchant-facing reads always filter by organisation. Two queries go across organisations: the claim of due
- * deliveries (the dispatcher's own work queue) and the operators' dead-letter view and replay.
+ * <p>This class names the collection and its indexes and stores what the intake accepts; the attempts' work queue is
+ * {@link DeliveryQueueStore}, the merchants' delivery log and the operators' dead letters {@link DeliveryLogStore}.
  */
 @Component
-public class DeliveryStore {
+class DeliveryStore {
 
   static final String COLLECTION = "deliveries";
 
   private final MongoCollection<Document> deliveries;
-  private final int attemptLogLimit;
 
-  DeliveryStore(MongoClient client, @Value("${spring.mongodb.database}") String database,
-      DispatcherProperties properties) {
+  DeliveryStore(MongoClient client, @Value("${spring.mongodb.database}") String database) {
     this.deliveries = client.getDatabase(database).getCollection(COLLECTION);
-    this.attemptLogLimit = properties.attemptLogLimit();
     // the poller's due deliveries, oldest due first, and the delivery log: ranges of these, in their order
     deliveries.createIndex(Indexes.ascending("status", "nextAttemptAt"), new IndexOptions().name("due"));
     deliveries.createIndex(Indexes.ascending("organisationId", "requestId"), new IndexOptions().name("by_request"));
@@ -71,9 +62,9 @@ public class DeliveryStore {
    * its callbackId, that only sets fields when it creates the delivery. A redelivered Kafka record (or the same record
    * twice in one batch) therefore changes nothing, and never steals or resets the lease or state of the delivery that
    * exists. A request given a lease is created already leased to it (the same {@code leaseUntil}/{@code leaseToken}
-   * a {@link #claim} writes), so the caller can make the first attempt at once without a claim; if the process dies
-   * first, the lease expires and the poller claims the delivery as any other. Otherwise it is due at its
-   * {@code due} for the poller.
+   * a {@link DeliveryQueueStore#claim} writes), so the caller can make the first attempt at once without a claim; if
+   * the process dies first, the lease expires and the poller claims the delivery as any other. Otherwise it is due at
+   * its {@code due} for the poller.
    *
    * @return what happened to each request, in the order given
    * @throws com.mongodb.MongoException when the store failed for any other reason than a taken callbackId; the
@@ -160,234 +151,12 @@ public class DeliveryStore {
   }
 
   /**
-   * The ids of up to {@code limit} deliveries that are due (PENDING, next attempt due, not leased), longest due first.
-   * One query per poll (a range of the {@code due} index, in its order) instead of one per claim; the claims that
-   * follow go by {@code _id}.
-   */
-  public List<Due> findDue(Instant now, int limit) {
-    Date at = Date.from(now);
-    List<Due> due = new ArrayList<>();
-    deliveries.find(dueFilter(at))
-        .sort(Sorts.ascending("nextAttemptAt"))
-        .projection(Projections.include("_id", "url"))
-        .limit(limit)
-        .forEach(doc -> due.add(new Due(doc.getString("_id"), doc.getString("url"))));
-    return due;
-  }
-
-  /** A due delivery as {@link #findDue} lists it: enough to choose which to claim. */
-  public record Due(String callbackId, String url) {
-  }
-
-  /**
-   * Pushes back due deliveries that will not be claimed now (their destination is blocked), in one write, so they
-   * stop heading the queue in front of everyone else's. Leased ones are left alone.
-   */
-  public void postpone(List<String> callbackIds, Instant now, Instant until) {
-    if (callbackIds.isEmpty()) {
-      return;
-    }
-    deliveries.updateMany(due(new Document("_id", new Document("$in", callbackIds)), Date.from(now)),
-        Updates.set("nextAttemptAt", Date.from(until)));
-  }
-
-  /**
-   * Leases one delivery found by {@link #findDue} if it is still due and free. Two pollers never get the same
-   * delivery: the claim is one atomic findOneAndUpdate.
-   */
-  public Optional<Delivery> claim(String callbackId, Instant now, Lease lease) {
-    // read by _id, judge in Java, then compare-and-set on the lease token seen: both steps use an index
-    Document seen = deliveries.find(byId(callbackId)).projection(Projections.exclude("attemptLog", "body")).first();
-    if (seen == null || !isDue(seen, now)) {
-      return Optional.empty();
-    }
-    Document claimed = deliveries.findOneAndUpdate(
-        byId(callbackId).append("status", DeliveryStatus.PENDING.name())
-            .append("leaseToken", seen.getString("leaseToken")),
-        Updates.combine(Updates.set("leaseUntil", Date.from(lease.until())), Updates.set("leaseToken", lease.token())),
-        new FindOneAndUpdateOptions()
-            .projection(Projections.exclude("attemptLog"))
-            .returnDocument(ReturnDocument.AFTER));
-    return Optional.ofNullable(claimed).map(DeliveryStore::toDelivery);
-  }
-
-  private static boolean isDue(Document doc, Instant now) {
-    Date next = doc.getDate("nextAttemptAt");
-    Date leaseUntil = doc.getDate("leaseUntil");
-    return DeliveryStatus.PENDING.name().equals(doc.getString("status"))
-        && next != null && !next.toInstant().isAfter(now)
-        && (leaseUntil == null || !leaseUntil.toInstant().isAfter(now));
-  }
-
-  private static Bson dueFilter(Date at) {
-    return due(new Document(), at);
-  }
-
-  /** Adds "due and not leased" to a filter: PENDING, next attempt due, no live lease. */
-  private static Document due(Document filter, Date at) {
-    return filter.append("status", DeliveryStatus.PENDING.name())
-        .append("nextAttemptAt", new Document("$lte", at))
-        .append("leaseUntil", new Document("$not", new Document("$gt", at)));
-  }
-
-  /**
    * A filter on {@code _id} plus other fields, written as one plain document: the embedded store finds a document by
    * its {@code _id} index only when {@code _id} is a top-level field of the query, and scans the whole collection for
    * an {@code $and} (which {@link Filters#and} produces), making every write O(collection size).
    */
-  private static Document byId(String callbackId) {
+  static Document byId(String callbackId) {
     return new Document("_id", callbackId);
-  }
-
-  /**
-   * Writes an attempt's result (its log entry and the state it leads to) if the attempt still holds the lease.
-   *
-   * @return false when the lease was lost (it expired and another worker claimed the delivery); the state is then
-   *     left to that worker and only the log entry is kept
-   */
-  public boolean complete(Delivery delivery, Transition transition) {
-    Date at = Date.from(transition.at());
-    List<Bson> changes = new ArrayList<>(List.of(
-        Updates.set("status", transition.status().name()),
-        Updates.set("updatedAt", at),
-        Updates.inc("attempts", 1),
-        Updates.inc("roundAttempts", 1),
-        logEntry(transition.attempt()),
-        Updates.unset("leaseUntil"),
-        Updates.unset("leaseToken")));
-    switch (transition.status()) {
-      case PENDING -> changes.add(Updates.set("nextAttemptAt", Date.from(transition.nextAttemptAt())));
-      case DELIVERED -> changes.add(Updates.set("deliveredAt", at));
-      case DEAD -> {
-        changes.add(Updates.set("deadAt", at));
-        changes.add(Updates.set("deadReason", transition.deadReason()));
-      }
-    }
-    long matched = deliveries.updateOne(leased(delivery), Updates.combine(changes)).getMatchedCount();
-    if (matched == 1) {
-      return true;
-    }
-    deliveries.updateOne(byId(delivery.callbackId()), logEntry(transition.attempt()));
-    return false;
-  }
-
-  /**
-   * Gives a claimed delivery back without an attempt (its destination is busy or its circuit is open): due again at
-   * {@code until}, its attempt counts untouched.
-   */
-  public void defer(Delivery delivery, Instant until) {
-    deliveries.updateOne(leased(delivery),
-        Updates.combine(Updates.set("nextAttemptAt", Date.from(until)), Updates.unset("leaseUntil"),
-            Updates.unset("leaseToken")));
-  }
-
-  private static Document leased(Delivery delivery) {
-    return byId(delivery.callbackId()).append("status", DeliveryStatus.PENDING.name())
-        .append("leaseToken", delivery.leaseToken());
-  }
-
-  /** The callbacks of one organisation for one requestId, oldest first, with their attempt logs. */
-  public List<DeliveryView> forRequest(String organisationId, String requestId) {
-    List<DeliveryView> views = new ArrayList<>();
-    deliveries.find(Filters.and(Filters.eq("organisationId", organisationId), Filters.eq("requestId", requestId)))
-        .sort(Sorts.ascending("createdAt"))
-        .forEach(doc -> views.add(toView(doc)));
-    return views;
-  }
-
-  /**
-   * Schedules a fresh round of attempts starting now, whatever the callback's state (a merchant's redelivery, an
-   * operator's replay). The schedule starts again from its first wait; the attempt log keeps what came before.
-   *
-   * @param organisationId the owner, or null for an operator (who may act on any organisation's callback)
-   * @param onlyIfDead true for an operator's replay of a dead letter
-   * @return the rescheduled callback, empty when no callback matches
-   */
-  public Optional<DeliveryView> reschedule(String organisationId, String callbackId, boolean onlyIfDead,
-      Instant now) {
-    Document filter = byId(callbackId);
-    if (organisationId != null) {
-      filter.append("organisationId", organisationId);
-    }
-    if (onlyIfDead) {
-      filter.append("status", DeliveryStatus.DEAD.name());
-    }
-    Date at = Date.from(now);
-    Document updated = deliveries.findOneAndUpdate(filter,
-        Updates.combine(
-            Updates.set("status", DeliveryStatus.PENDING.name()),
-            Updates.set("nextAttemptAt", at),
-            Updates.set("roundAttempts", 0),
-            Updates.set("updatedAt", at),
-            Updates.inc("redeliveries", 1),
-            Updates.unset("deliveredAt"),
-            Updates.unset("deadAt"),
-            Updates.unset("deadReason")),
-        new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER));
-    return Optional.ofNullable(updated).map(DeliveryStore::toView);
-  }
-
-  /** Whether a callback with this id exists at all (any organisation): tells 404 from 409 for operators. */
-  public boolean exists(String callbackId) {
-    return deliveries.countDocuments(Filters.eq("_id", callbackId)) > 0;
-  }
-
-  /**
-   * Dead letters for operators, most recent first: across organisations, or of one when {@code organisationId} is
-   * given.
-   */
-  public List<DeliveryView> dead(String organisationId, int limit) {
-    Bson filter = Filters.eq("status", DeliveryStatus.DEAD.name());
-    if (organisationId != null) {
-      filter = Filters.and(filter, Filters.eq("organisationId", organisationId));
-    }
-    List<DeliveryView> views = new ArrayList<>();
-    deliveries.find(filter).sort(Sorts.descending("deadAt")).limit(limit).forEach(doc -> views.add(toView(doc)));
-    return views;
-  }
-
-  private Bson logEntry(Attempt attempt) {
-    // only the latest entries are kept: redeliveries could otherwise grow one document without bound
-    return Updates.pushEach("attemptLog", List.of(toDocument(attempt)), new PushOptions().slice(-attemptLogLimit));
-  }
-
-  private static Document toDocument(Attempt attempt) {
-    return new Document("attempt", attempt.number())
-        .append("at", Date.from(attempt.at()))
-        .append("url", attempt.url())
-        .append("statusCode", attempt.statusCode())
-        .append("latencyMs", attempt.latencyMs())
-        .append("error", attempt.error())
-        .append("response", attempt.response());
-  }
-
-  private static Delivery toDelivery(Document doc) {
-    return new Delivery(doc.getString("_id"), doc.getString("organisationId"), doc.getString("requestId"),
-        doc.getString("url"), doc.getString("body"), doc.getString("kind"),
-        DeliveryStatus.valueOf(doc.getString("status")), doc.getInteger("attempts", 0),
-        doc.getInteger("roundAttempts", doc.getInteger("attempts", 0)), doc.getString("leaseToken"));
-  }
-
-  private static DeliveryView toView(Document doc) {
-    List<Attempt> log = new ArrayList<>();
-    for (Document entry : doc.getList("attemptLog", Document.class, List.of())) {
-      log.add(new Attempt(entry.getInteger("attempt", 0), instant(entry.getDate("at")), entry.getString("url"),
-          entry.getInteger("statusCode"), number(entry.get("latencyMs")), entry.getString("error"),
-          entry.getString("response")));
-    }
-    return new DeliveryView(doc.getString("_id"), doc.getString("organisationId"), doc.getString("requestId"),
-        doc.getString("kind"), doc.getString("url"), DeliveryStatus.valueOf(doc.getString("status")),
-        doc.getInteger("attempts", 0), instant(doc.getDate("createdAt")),
-        DeliveryStatus.PENDING.name().equals(doc.getString("status")) ? instant(doc.getDate("nextAttemptAt")) : null,
-        instant(doc.getDate("deliveredAt")), instant(doc.getDate("deadAt")), doc.getString("deadReason"), log);
-  }
-
-  private static Instant instant(Date date) {
-    return date == null ? null : date.toInstant();
-  }
-
-  private static long number(Object value) {
-    return value instanceof Number n ? n.longValue() : 0;
   }
 
   /** A reservation of a delivery for one attempt. */

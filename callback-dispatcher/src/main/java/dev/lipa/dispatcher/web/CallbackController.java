@@ -4,11 +4,11 @@ import dev.lipa.common.servlet.Caller;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.common.web.ValidationException;
-import dev.lipa.dispatcher.delivery.DeliveryDispatcher;
-import dev.lipa.dispatcher.delivery.DeliveryStore;
+import dev.lipa.dispatcher.delivery.CallbackDeliveries;
 import dev.lipa.dispatcher.delivery.DeliveryView;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
+import java.util.Optional;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -25,12 +25,10 @@ class CallbackController {
 
   private static final int MAX_ID_LENGTH = 100;
 
-  private final DeliveryStore store;
-  private final DeliveryDispatcher dispatcher;
+  private final CallbackDeliveries deliveries;
 
-  CallbackController(DeliveryStore store, DeliveryDispatcher dispatcher) {
-    this.store = store;
-    this.dispatcher = dispatcher;
+  CallbackController(CallbackDeliveries deliveries) {
+    this.deliveries = deliveries;
   }
 
   /** Every callback of the caller's organisation for one requestId, with its attempts. */
@@ -42,7 +40,7 @@ class CallbackController {
     if (requestId.length() > MAX_ID_LENGTH) {
       throw ValidationException.of("requestId", "requestId must be at most " + MAX_ID_LENGTH + " characters");
     }
-    List<CallbackLog> callbacks = store.forRequest(Caller.organisationId(request), requestId).stream()
+    List<CallbackLog> callbacks = deliveries.forRequest(Caller.organisationId(request), requestId).stream()
         .map(CallbackLog::of).toList();
     return Envelope.ok("Callbacks fetched", callbacks);
   }
@@ -50,8 +48,8 @@ class CallbackController {
   /** A new attempt now (and a fresh schedule after it), whatever the callback's state. */
   @PostMapping("/{callbackId}/redeliver")
   ResponseEntity<Envelope<CallbackLog>> redeliver(@PathVariable String callbackId, HttpServletRequest request) {
-    DeliveryView view = (callbackId.length() > MAX_ID_LENGTH ? java.util.Optional.<DeliveryView>empty()
-        : dispatcher.redeliver(Caller.organisationId(request), callbackId))
+    DeliveryView view = (callbackId.length() > MAX_ID_LENGTH ? Optional.<DeliveryView>empty()
+        : deliveries.redeliver(Caller.organisationId(request), callbackId))
         .orElseThrow(() -> ApiException.notFound("callback not found"));
     return ResponseEntity.status(HttpStatus.ACCEPTED)
         .body(Envelope.of(HttpStatus.ACCEPTED, "Redelivery scheduled", CallbackLog.of(view)));

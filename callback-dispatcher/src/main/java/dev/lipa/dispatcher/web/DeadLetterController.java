@@ -3,8 +3,8 @@ package dev.lipa.dispatcher.web;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.common.web.ValidationException;
-import dev.lipa.dispatcher.delivery.DeliveryDispatcher;
-import dev.lipa.dispatcher.delivery.DeliveryStore;
+import dev.lipa.dispatcher.delivery.CallbackDeliveries;
+import dev.lipa.dispatcher.delivery.CallbackDeliveries.Replay;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -26,12 +26,10 @@ class DeadLetterController {
   private static final int DEFAULT_LIMIT = 100;
   private static final int MAX_LIMIT = 500;
 
-  private final DeliveryStore store;
-  private final DeliveryDispatcher dispatcher;
+  private final CallbackDeliveries deliveries;
 
-  DeadLetterController(DeliveryStore store, DeliveryDispatcher dispatcher) {
-    this.store = store;
-    this.dispatcher = dispatcher;
+  DeadLetterController(CallbackDeliveries deliveries) {
+    this.deliveries = deliveries;
   }
 
   /** Dead callbacks, most recently dead first. */
@@ -44,15 +42,18 @@ class DeadLetterController {
     }
     String organisation = organisationId == null || organisationId.isBlank() ? null : organisationId;
     return Envelope.ok("Dead callbacks fetched",
-        store.dead(organisation, size).stream().map(CallbackLog::of).toList());
+        deliveries.dead(organisation, size).stream().map(CallbackLog::of).toList());
   }
 
   /** Puts a dead callback back on a fresh schedule, first attempt now. */
   @PostMapping("/{callbackId}/replay")
   ResponseEntity<Envelope<CallbackLog>> replay(@PathVariable String callbackId) {
-    CallbackLog replayed = dispatcher.replay(callbackId).map(CallbackLog::of).orElseThrow(() -> store.exists(callbackId)
-        ? ApiException.conflict("only a DEAD callback can be replayed; merchants may redeliver any callback")
-        : ApiException.notFound("callback not found"));
+    CallbackLog replayed = switch (deliveries.replay(callbackId)) {
+      case Replay.Scheduled(var view) -> CallbackLog.of(view);
+      case Replay.NotDead() ->
+          throw ApiException.conflict("only a DEAD callback can be replayed; merchants may redeliver any callback");
+      case Replay.NotFound() -> throw ApiException.notFound("callback not found");
+    };
     return ResponseEntity.status(HttpStatus.ACCEPTED)
         .body(Envelope.of(HttpStatus.ACCEPTED, "Replay scheduled", replayed));
   }

@@ -48,7 +48,7 @@ class CallbackSenderIntegrationTests {
 
   private static CallbackSender sender(boolean allowPrivateTargets) {
     CallbackUrlGuard guard = new CallbackUrlGuard(allowPrivateTargets);
-    return new CallbackSender(CallbackSender.httpClient(guard, Duration.ofSeconds(1), Duration.ofSeconds(2), 10, 2),
+    return new CallbackSender(GuardedHttpClient.create(guard, Duration.ofSeconds(1), Duration.ofSeconds(2), 10, 2),
         guard, CallbackSigner.unsigned(), Duration.ofSeconds(2), 1024, CLOCK, deadlines);
   }
 

@@ -29,9 +29,9 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 /**
- * The store's side of the hot path against the real Mongo wire server: a poll's requests stored with one bulk write,
- * leased at intake exactly as a claim leases, redelivered records changing nothing, and an attempt's result written
- * with one statement. Each test uses a database of its own.
+ * The stores' side of the hot path (the intake's and the work queue's) against the real Mongo wire server: a poll's
+ * requests stored with one bulk write, leased at intake exactly as a claim leases, redelivered records changing
+ * nothing, and an attempt's result written with one statement. Each test uses a database of its own.
  */
 class DeliveryStoreIntegrationTests {
 
@@ -55,7 +55,8 @@ class DeliveryStoreIntegrationTests {
         }
       })
       .build());
-  private final DeliveryStore store = new DeliveryStore(client, database,
+  private final DeliveryStore store = new DeliveryStore(client, database);
+  private final DeliveryQueueStore queue = new DeliveryQueueStore(client, database,
       new Binder(new MapConfigurationPropertySource(Map.of())).bindOrCreate("lipa.dispatcher",
           DispatcherProperties.class));
 
@@ -126,9 +127,10 @@ class DeliveryStoreIntegrationTests {
       Document stored = delivery(request.callbackId());
       assertThat(stored.get("leaseToken")).isNull();
       assertThat(stored.getDate("nextAttemptAt").toInstant()).isEqualTo(due);
-      assertThat(store.findDue(NOW, 10)).extracting(DeliveryStore.Due::callbackId)
+      assertThat(queue.findDue(NOW, 10)).extracting(DeliveryQueueStore.Due::callbackId)
           .doesNotContain(request.callbackId());
-      assertThat(store.findDue(due, 10)).extracting(DeliveryStore.Due::callbackId).contains(request.callbackId());
+      assertThat(queue.findDue(due, 10)).extracting(DeliveryQueueStore.Due::callbackId)
+          .contains(request.callbackId());
     }
 
     @Test
@@ -167,7 +169,7 @@ class DeliveryStoreIntegrationTests {
       Lease lease = lease(NOW.plusSeconds(30));
       store.insertAll(List.of(new Intake(request, NOW, NOW, lease)));
       Delivery delivery = Delivery.accepted(request, lease.token());
-      store.complete(delivery, delivery.afterAttempt(AttemptOutcome.answered(200, 5, "ok"), NOW, NOW, null));
+      queue.complete(delivery, delivery.afterAttempt(AttemptOutcome.answered(200, 5, "ok"), NOW, NOW, null));
 
       assertThat(store.insertAll(List.of(new Intake(request, NOW, NOW, null)))).containsExactly(Stored.EXISTS);
 
@@ -199,14 +201,14 @@ class DeliveryStoreIntegrationTests {
       Lease intakeLease = lease(NOW.plusSeconds(3));
       store.insertAll(List.of(new Intake(request, NOW, NOW, intakeLease)));
 
-      assertThat(store.findDue(NOW.plusSeconds(1), 10)).extracting(DeliveryStore.Due::callbackId)
+      assertThat(queue.findDue(NOW.plusSeconds(1), 10)).extracting(DeliveryQueueStore.Due::callbackId)
           .doesNotContain(request.callbackId());
-      assertThat(store.claim(request.callbackId(), NOW.plusSeconds(1), lease(NOW.plusSeconds(31)))).isEmpty();
+      assertThat(queue.claim(request.callbackId(), NOW.plusSeconds(1), lease(NOW.plusSeconds(31)))).isEmpty();
 
       Instant afterExpiry = NOW.plusSeconds(4);
-      assertThat(store.findDue(afterExpiry, 10)).extracting(DeliveryStore.Due::callbackId)
+      assertThat(queue.findDue(afterExpiry, 10)).extracting(DeliveryQueueStore.Due::callbackId)
           .contains(request.callbackId());
-      assertThat(store.claim(request.callbackId(), afterExpiry, lease(afterExpiry.plusSeconds(30)))).isPresent();
+      assertThat(queue.claim(request.callbackId(), afterExpiry, lease(afterExpiry.plusSeconds(30)))).isPresent();
     }
   }
 
@@ -223,7 +225,7 @@ class DeliveryStoreIntegrationTests {
           Duration.ofHours(1), new Random(1));
       writes.clear();
 
-      assertThat(store.complete(delivery,
+      assertThat(queue.complete(delivery,
           delivery.afterAttempt(AttemptOutcome.answered(500, 7, "boom"), NOW, NOW, schedule))).isTrue();
 
       assertThat(writes).containsExactly("update:1");

@@ -266,6 +266,46 @@ class OutboxIntegrationTests {
     }
   }
 
+  /**
+   * close() stops the publisher before the writer of held acknowledgements: the answers Kafka gives while close()
+   * flushes the producer become held removals, which the last write then makes. Closed the other way round, they are
+   * held after that write and the document keeps its events until a sweeper republishes them.
+   */
+  @Test
+  void closingWritesTheAcknowledgementsKafkaGivesWhileItFlushes() {
+    // answers nothing until flushed, as a producer with a send still on the wire
+    MockProducer<String, String> answersOnFlush = new MockProducer<>(false, null, new StringSerializer(),
+        new StringSerializer());
+    Outbox holding = new Outbox(collection, answersOnFlush,
+        new OutboxSettings(Duration.ofSeconds(60), Duration.ofSeconds(120), 100, Duration.ofSeconds(30)),
+        Clock.systemUTC());
+    holding.insert(new Document("_id", "c-1").append("status", "PENDING"), List.of(event("c-1")));
+    await().atMost(Duration.ofSeconds(5)).until(() -> answersOnFlush.history().size() == 1);
+    assertThat(collection.find(Filters.eq("_id", "c-1")).first()).containsKeys(Outbox.EVENTS);
+
+    holding.close();
+
+    assertThat(answersOnFlush.completeNext()).as("the flush answered the send").isFalse();
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
+        collection.find(Filters.eq("_id", "c-1")).first())
+        .containsEntry("status", "PENDING").doesNotContainKeys(Outbox.EVENTS, Outbox.PENDING_SINCE));
+  }
+
+  @Test
+  void aClosedOutboxSweepsNoMore() {
+    MockProducer<String, String> watched = new MockProducer<>(true, null, new StringSerializer(),
+        new StringSerializer());
+    Outbox sweeping = new Outbox(collection, watched,
+        new OutboxSettings(Duration.ofMillis(50), Duration.ofSeconds(1), 100), Clock.systemUTC()).start();
+    sweeping.close();
+    collection.insertOne(new Document("_id", "c-2")
+        .append(Outbox.EVENTS, List.of(event("c-2").toDocument()))
+        .append(Outbox.PENDING_SINCE, Date.from(Instant.now().minusSeconds(60))));
+
+    // twenty sweep intervals of the closed outbox: the stale event was sent nowhere
+    await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> watched.history().isEmpty());
+  }
+
   @Test
   void aStateChangeThatDoesNotMatchWritesNothingAndKeepsTheAcknowledgementHeld() {
     try (Outbox holding = new Outbox(collection, producer,

@@ -24,7 +24,8 @@ import org.springframework.stereotype.Service;
 /**
  * The balances of every organisation, per currency: reservations for accepted payouts, their settlement or release,
  * credits from collections, sandbox top-ups and transfers between a parent and its sub-accounts. Each operation is
- * one guarded single-document update ({@link LedgerStore} explains the invariant and the crash windows).
+ * one guarded single-document update ({@link LedgerStore} explains the invariant and the crash windows) under
+ * {@link LedgerRules}.
  *
  * <p>Credits can also come many at a time ({@link #creditAll}, a Kafka batch of collection events): they are grouped
  * per account and each group is one journal query and one guarded update of its account, whatever its size.
@@ -126,18 +127,18 @@ public class Ledger implements AutoCloseable {
     // one credit alone takes the single-movement path: the same statements, and a repeat is told apart for free
     if (group.size() > 1 && LedgerStore.storable(sum)) {
       for (int attempt = 1; ; attempt++) {
-        LedgerStore.Outcome outcome = store.applyAll(group, now());
-        if (outcome == LedgerStore.Outcome.APPLIED) {
+        MovementOutcome outcome = store.applyAll(group, now());
+        if (outcome == MovementOutcome.APPLIED) {
           return group;
         }
-        if (outcome == LedgerStore.Outcome.DUPLICATE) {
+        if (outcome == MovementOutcome.DUPLICATE) {
           break; // some were applied before (a redelivery); one at a time refuses exactly those
         }
         if (attempt == ATTEMPTS) {
           throw new IllegalStateException("account " + group.getFirst().accountId() + " kept changing (" + outcome
               + ") while " + group.size() + " credits were applied; nothing was applied");
         }
-        if (outcome == LedgerStore.Outcome.NO_ACCOUNT) {
+        if (outcome == MovementOutcome.NO_ACCOUNT) {
           open(group.getFirst().organisationId(), group.getFirst().currency());
         }
         // CHANGED, or opened just now: try again
@@ -190,10 +191,7 @@ public class Ledger implements AutoCloseable {
 
   /** Returns true when applied now, false when it was applied before (or its hold is already gone). */
   private boolean apply(Movement movement) {
-    MovementKind kind = movement.kind();
-    boolean lateRepeatPossible = kind == MovementKind.CREDIT || kind == MovementKind.TRANSFER_OUT
-        || kind == MovementKind.TRANSFER_IN || kind == MovementKind.TOP_UP;
-    return apply(movement, lateRepeatPossible);
+    return apply(movement, LedgerRules.mayRepeatLate(movement.kind()));
   }
 
   /** {@link #apply(Movement)}, reading the journal first only when asked (a caller may have read it already). */
@@ -243,7 +241,7 @@ public class Ledger implements AutoCloseable {
       return 0;
     }
     int released = 0;
-    for (LedgerStore.Hold hold : store.holdsOlderThan(now.minus(settings.orphanAfter()), REPAIR_BATCH)) {
+    for (Hold hold : store.holdsOlderThan(now.minus(settings.orphanAfter()), REPAIR_BATCH)) {
       if (!owner.owns(hold.organisationId(), hold.requestId())) {
         log.warn("releasing reservation {} of {} {}: no payout owns it", hold.requestId(), hold.organisationId(),
             hold.currency());

@@ -27,6 +27,6 @@ public record Movement(String organisationId, Currency currency, MovementKind ki
   }
 
   String accountId() {
-    return LedgerStore.accountId(organisationId, currency);
+    return LedgerAccounts.accountId(organisationId, currency);
   }
 }

@@ -148,13 +148,13 @@ class LedgerAccountRaceIntegrationTests extends PayoutsIntegrationTest {
     String org = newOrganisation();
     arm(org);
 
-    assertThat(racingStore.apply(credit(org, "5"), Instant.now())).isEqualTo(LedgerStore.Outcome.CHANGED);
+    assertThat(racingStore.apply(credit(org, "5"), Instant.now())).isEqualTo(MovementOutcome.CHANGED);
     assertRaceStaged(org);
 
     String other = newOrganisation();
     arm(other);
     assertThat(racingStore.applyAll(List.of(credit(other, "1"), credit(other, "2")), Instant.now()))
-        .isEqualTo(LedgerStore.Outcome.CHANGED);
+        .isEqualTo(MovementOutcome.CHANGED);
     assertRaceStaged(other);
     // nothing was applied by either: both accounts hold their opening float only
     assertThat(racingLedger.balance(org, Currency.KSH).available()).isEqualByComparingTo("1000");
@@ -185,9 +185,9 @@ class LedgerAccountRaceIntegrationTests extends PayoutsIntegrationTest {
         new org.bson.Document("$set", new org.bson.Document("recent", List.of())));
 
     assertThat(racingStore.apply(new Movement(org, Currency.KSH, MovementKind.RESERVE, requestId.toString(),
-        new BigDecimal("100")), Instant.now())).isEqualTo(LedgerStore.Outcome.DUPLICATE);
+        new BigDecimal("100")), Instant.now())).isEqualTo(MovementOutcome.DUPLICATE);
     assertThat(racingStore.apply(new Movement(org, Currency.KSH, MovementKind.SETTLE, UUID.randomUUID().toString(),
-        new BigDecimal("100")), Instant.now())).isEqualTo(LedgerStore.Outcome.REFUSED);
+        new BigDecimal("100")), Instant.now())).isEqualTo(MovementOutcome.REFUSED);
     assertThat(racingLedger.balance(org, Currency.KSH).reserved()).isEqualByComparingTo("100");
   }
 

@@ -321,15 +321,15 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
     @Test
     void aRepeatOlderThanTheRecentWindowIsFoundInTheJournal() {
       String org = newOrganisation();
-      List<Movement> many = credits(org, Currency.UGX, LedgerStore.RECENT + 44, "100");
+      List<Movement> many = credits(org, Currency.UGX, LedgerAccounts.RECENT + 44, "100");
       Movement fresh = credits(org, Currency.UGX, 1, "7").getFirst();
 
-      assertThat(ledger.creditAll(many)).hasSize(LedgerStore.RECENT + 44);
+      assertThat(ledger.creditAll(many)).hasSize(LedgerAccounts.RECENT + 44);
       assertThat(ledger.creditAll(List.of(many.getFirst(), fresh, many.getFirst()))).containsExactly(fresh);
 
       assertThat(ledger.balance(org, Currency.UGX).available()).isEqualByComparingTo("80007");
-      assertThat(journalIds(org, Currency.UGX)).hasSize(LedgerStore.RECENT + 46);
-      assertThat(account(org, Currency.UGX).getList("recent", String.class)).hasSize(LedgerStore.RECENT);
+      assertThat(journalIds(org, Currency.UGX)).hasSize(LedgerAccounts.RECENT + 46);
+      assertThat(account(org, Currency.UGX).getList("recent", String.class)).hasSize(LedgerAccounts.RECENT);
       assertEntriesAddUp(org, Currency.UGX);
     }
 

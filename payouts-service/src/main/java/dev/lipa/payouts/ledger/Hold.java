@@ -1,0 +1,8 @@
+package dev.lipa.payouts.ledger;
+
+import dev.lipa.payouts.money.Currency;
+import java.math.BigDecimal;
+
+/** A reservation as its account holds it. */
+record Hold(String organisationId, Currency currency, String requestId, BigDecimal amount) {
+}
