@@ -6,6 +6,8 @@ import dev.lipa.checkout.session.IllegalTransitionException;
 import dev.lipa.checkout.session.PaymentAttempt;
 import dev.lipa.checkout.session.PaymentMethod;
 import dev.lipa.checkout.session.SessionStatus;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.web.FieldErrors;
 import dev.lipa.common.web.ValidationException;
 import java.util.Optional;
@@ -104,8 +106,8 @@ public class MpesaPayments {
    *
    * @return whether the session changed
    */
-  public boolean applyOutcome(String organisationId, String referenceId, String stkRequestId, boolean succeeded,
-      String resultDescription) {
+  public boolean applyOutcome(OrganisationId organisationId, String referenceId, RequestId stkRequestId,
+      boolean succeeded, String resultDescription) {
     Optional<Target> target = parse(referenceId);
     if (target.isEmpty() || organisationId == null) {
       return false;

@@ -1,6 +1,8 @@
 package dev.lipa.checkout.mpesa;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.kafka.RecordJson;
 import dev.lipa.common.kafka.UnprocessableRecordException;
 import org.springframework.kafka.annotation.KafkaListener;
@@ -47,12 +49,26 @@ class StkOutcomeListener {
       return;
     }
     String organisationId = event.path("organisationId").asString(null);
-    if (organisationId == null) {
+    if (organisationId == null || organisationId.isEmpty()) {
       throw new UnprocessableRecordException(
           "the outcome of checkout attempt " + referenceId + " has no organisationId");
     }
     // a store failure propagates: the platform's error handler retries the record, paused, rather than lose an outcome
-    payments.applyOutcome(organisationId, referenceId, data.path("requestId").asString(null),
-        type.equals("stk.succeeded"), data.path("resultDescription").asString(null));
+    payments.applyOutcome(OrganisationId.of(organisationId), referenceId,
+        stkRequestId(referenceId, data.path("requestId").asString(null)), type.equals("stk.succeeded"),
+        data.path("resultDescription").asString(null));
+  }
+
+  /** The push's requestId; null when the event has none (the attempt's own note of it then decides). */
+  private static RequestId stkRequestId(String referenceId, String text) {
+    if (text == null) {
+      return null;
+    }
+    try {
+      return RequestId.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new UnprocessableRecordException(
+          "the outcome of checkout attempt " + referenceId + " has a requestId that is no UUID", e);
+    }
   }
 }

@@ -1,6 +1,8 @@
 package dev.lipa.checkout.mpesa;
 
 import dev.lipa.checkout.CheckoutProperties;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.URI;
@@ -43,7 +45,7 @@ public class StkPushClient {
   /** What collections-service answered. */
   public sealed interface Result {
     /** The push is accepted: the prompt is on its way to the phone. */
-    record Accepted(String requestId) implements Result {
+    record Accepted(RequestId requestId) implements Result {
     }
 
     /**
@@ -59,7 +61,7 @@ public class StkPushClient {
   }
 
   /** The push to start. */
-  public record Push(String organisationId, String phoneNumber, BigDecimal amount, String currencyCode,
+  public record Push(OrganisationId organisationId, String phoneNumber, BigDecimal amount, String currencyCode,
       String description, String accountReference, String referenceId, String narration, String customerName) {
   }
 
@@ -68,7 +70,7 @@ public class StkPushClient {
       return new Result.Unavailable("lipa.checkout.collections.internal-token is not set");
     }
     Map<String, Object> body = new LinkedHashMap<>();
-    body.put("organisationId", push.organisationId());
+    body.put("organisationId", push.organisationId().value());
     body.put("phoneNumber", push.phoneNumber());
     body.put("amount", push.amount());
     body.put("currencyCode", push.currencyCode());
@@ -96,7 +98,7 @@ public class StkPushClient {
     try {
       JsonNode answer = json.readTree(response.body());
       if (response.statusCode() == 201) {
-        return new Result.Accepted(answer.path("data").path("requestId").asString());
+        return new Result.Accepted(RequestId.parse(answer.path("data").path("requestId").asString()));
       }
       if (response.statusCode() == 400 && answer.path("errors").isObject()) {
         Map<String, List<String>> errors = new LinkedHashMap<>();

@@ -2,6 +2,7 @@ package dev.lipa.checkout.session;
 
 import dev.lipa.common.events.EventEnvelope;
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.outbox.OutboxEvent;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,7 +59,7 @@ public class CheckoutOutboxEvents {
       a.put("status", attempt.status().name());
       a.put("cardBrand", attempt.cardBrand());
       a.put("cardLast4", attempt.cardLast4());
-      a.put("stkRequestId", attempt.stkRequestId());
+      a.put("stkRequestId", attempt.stkRequestId() == null ? null : attempt.stkRequestId().toString());
       a.put("reason", attempt.reason());
       data.put("attempt", a);
     }
@@ -99,10 +100,10 @@ public class CheckoutOutboxEvents {
     };
   }
 
-  private OutboxEvent record(String topic, String key, CheckoutEvent event, String organisationId,
+  private OutboxEvent record(String topic, String key, CheckoutEvent event, OrganisationId organisationId,
       Map<String, Object> data) {
     EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), event.type(), 1, event.occurredAt(),
-        organisationId, data);
+        organisationId.value(), data);
     return OutboxEvent.of(topic, key, envelope, json);
   }
 }

@@ -1,5 +1,7 @@
 package dev.lipa.checkout.session;
 
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +20,7 @@ import java.util.UUID;
 public final class CheckoutSession {
 
   /** What never changes after creation. */
-  public record Details(UUID id, String organisationId, String checkoutRef, BigDecimal amount, String currency,
+  public record Details(UUID id, OrganisationId organisationId, String checkoutRef, BigDecimal amount, String currency,
       String description, String successUrl, String cancelUrl, List<PaymentMethod> paymentMethods,
       String externalReference, String customerEmail, String customerPhone, String paymentReference,
       String callbackUrl, String deviceId, Instant createdAt, Instant expiresAt) {
@@ -100,7 +102,7 @@ public final class CheckoutSession {
   }
 
   /** The attempt waits for the customer (card authentication, an STK prompt): PROCESSING to REQUIRES_CUSTOMER_ACTION. */
-  public void requireAction(int attemptNumber, String stkRequestId, Instant now) {
+  public void requireAction(int attemptNumber, RequestId stkRequestId, Instant now) {
     PaymentAttempt attempt = open(attemptNumber, SessionStatus.PROCESSING);
     PaymentAttempt changed = replace(attempt.with(PaymentAttempt.Status.REQUIRES_ACTION, stkRequestId, null, now));
     move(SessionStatus.REQUIRES_CUSTOMER_ACTION, now);

@@ -6,6 +6,8 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Updates;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Insert;
@@ -70,7 +72,7 @@ public class CheckoutSessionStore {
    */
   public boolean save(CheckoutSession session) {
     Bson filter = Filters.and(Filters.eq("_id", session.id().toString()),
-        Filters.eq("organisationId", session.details().organisationId()),
+        Filters.eq("organisationId", session.details().organisationId().value()),
         Filters.eq("version", session.version()));
     Bson update = Updates.combine(
         Updates.set("status", session.status().name()),
@@ -83,8 +85,8 @@ public class CheckoutSessionStore {
   }
 
   /** A merchant's read: only the organisation's own sessions. */
-  public Optional<CheckoutSession> find(String organisationId, UUID id) {
-    return records.find(organisationId, id.toString());
+  public Optional<CheckoutSession> find(OrganisationId organisationId, UUID id) {
+    return records.find(organisationId.value(), id.toString());
   }
 
   /** The hosted page's read: the unguessable reference is the only key. */
@@ -94,8 +96,8 @@ public class CheckoutSessionStore {
   }
 
   /** The organisation's session created under this idempotency record key, with its request's fingerprint. */
-  public Optional<Earlier<CheckoutSession>> findByIdempotencyKey(String organisationId, String recordKey) {
-    return records.byIdempotencyKey(organisationId, recordKey);
+  public Optional<Earlier<CheckoutSession>> findByIdempotencyKey(OrganisationId organisationId, String recordKey) {
+    return records.byIdempotencyKey(organisationId.value(), recordKey);
   }
 
   /** Open sessions whose lifetime ended before {@code cutoff}: candidates for the expiry job. */
@@ -110,7 +112,7 @@ public class CheckoutSessionStore {
   private static Document toDocument(CheckoutSession session) {
     CheckoutSession.Details d = session.details();
     return new Document("_id", d.id().toString())
-        .append("organisationId", d.organisationId())
+        .append("organisationId", d.organisationId().value())
         .append("checkoutRef", d.checkoutRef())
         .append("amount", new Decimal128(d.amount()))
         .append("currency", d.currency())
@@ -141,15 +143,24 @@ public class CheckoutSessionStore {
         .append("cardBrand", a.cardBrand())
         .append("cardLast4", a.cardLast4())
         .append("phoneNumber", a.phoneNumber())
-        .append("stkRequestId", a.stkRequestId())
+        .append("stkRequestId", text(a.stkRequestId()))
         .append("reason", a.reason())
         .append("createdAt", Date.from(a.createdAt()))
         .append("updatedAt", Date.from(a.updatedAt()));
   }
 
+  private static String text(RequestId requestId) {
+    return requestId == null ? null : requestId.toString();
+  }
+
+  private static RequestId requestId(String text) {
+    return text == null ? null : RequestId.of(UUID.fromString(text));
+  }
+
   private static CheckoutSession read(Document d) {
     CheckoutSession.Details details = new CheckoutSession.Details(UUID.fromString(d.getString("_id")),
-        d.getString("organisationId"), d.getString("checkoutRef"), d.get("amount", Decimal128.class).bigDecimalValue(),
+        OrganisationId.of(d.getString("organisationId")), d.getString("checkoutRef"),
+        d.get("amount", Decimal128.class).bigDecimalValue(),
         d.getString("currency"), d.getString("description"), d.getString("successUrl"), d.getString("cancelUrl"),
         d.getList("paymentMethods", String.class).stream().map(PaymentMethod::valueOf).toList(),
         d.getString("externalReference"), d.getString("customerEmail"), d.getString("customerPhone"),
@@ -158,7 +169,7 @@ public class CheckoutSessionStore {
     List<PaymentAttempt> attempts = d.getList("attempts", Document.class, List.of()).stream()
         .map(a -> new PaymentAttempt(a.getInteger("number"), PaymentMethod.valueOf(a.getString("method")),
             PaymentAttempt.Status.valueOf(a.getString("status")), a.getString("cardBrand"), a.getString("cardLast4"),
-            a.getString("phoneNumber"), a.getString("stkRequestId"), a.getString("reason"),
+            a.getString("phoneNumber"), requestId(a.getString("stkRequestId")), a.getString("reason"),
             a.getDate("createdAt").toInstant(), a.getDate("updatedAt").toInstant()))
         .toList();
     Date paidAt = d.getDate("paidAt");

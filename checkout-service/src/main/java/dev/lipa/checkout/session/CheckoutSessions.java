@@ -1,6 +1,7 @@
 package dev.lipa.checkout.session;
 
 import dev.lipa.checkout.CheckoutProperties;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.once.CreateOnce;
 import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Origin;
@@ -47,7 +48,7 @@ public class CheckoutSessions {
    * claim gives back the session its first try made ({@link Creation.Replayed}), or a {@link Creation.Conflict} when
    * the body differs. A checkoutRef that collides (about 2^-190) is minted again.
    */
-  public Creation<CheckoutSession> create(String organisationId, CreateSessionRequest request, String deviceId,
+  public Creation<CheckoutSession> create(OrganisationId organisationId, CreateSessionRequest request, String deviceId,
       Origin origin) {
     Instant now = now();
     return CreateOnce.<CheckoutSession>of(origin)
@@ -60,7 +61,7 @@ public class CheckoutSessions {
   }
 
   /** A merchant's own session, expired first if its lifetime is over. */
-  public Optional<CheckoutSession> find(String organisationId, UUID id) {
+  public Optional<CheckoutSession> find(OrganisationId organisationId, UUID id) {
     return store.find(organisationId, id).map(s -> expireIfDue(s, () -> store.find(organisationId, id)));
   }
 
@@ -85,7 +86,7 @@ public class CheckoutSessions {
   }
 
   /** As {@link #change(String, Consumer)} for a session known by organisation and id (rail outcomes). */
-  public CheckoutSession change(String organisationId, UUID id, Consumer<CheckoutSession> transition) {
+  public CheckoutSession change(OrganisationId organisationId, UUID id, Consumer<CheckoutSession> transition) {
     return change(() -> find(organisationId, id).orElseThrow(() -> new UnknownSessionException()), transition);
   }
 

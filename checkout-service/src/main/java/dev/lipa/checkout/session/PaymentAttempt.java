@@ -1,5 +1,6 @@
 package dev.lipa.checkout.session;
 
+import dev.lipa.common.ids.RequestId;
 import java.time.Instant;
 
 /**
@@ -11,7 +12,7 @@ import java.time.Instant;
  * @param reason why the attempt failed or was refused, in words fit for the customer
  */
 public record PaymentAttempt(int number, PaymentMethod method, Status status, String cardBrand, String cardLast4,
-    String phoneNumber, String stkRequestId, String reason, Instant createdAt, Instant updatedAt) {
+    String phoneNumber, RequestId stkRequestId, String reason, Instant createdAt, Instant updatedAt) {
 
   /** Where an attempt stands. REJECTED attempts never reached a rail (bad input, rail unavailable) and do not count. */
   public enum Status {
@@ -22,7 +23,7 @@ public record PaymentAttempt(int number, PaymentMethod method, Status status, St
     }
   }
 
-  PaymentAttempt with(Status newStatus, String newStkRequestId, String newReason, Instant now) {
+  PaymentAttempt with(Status newStatus, RequestId newStkRequestId, String newReason, Instant now) {
     return new PaymentAttempt(number, method, newStatus, cardBrand, cardLast4, phoneNumber,
         newStkRequestId == null ? stkRequestId : newStkRequestId, newReason == null ? reason : newReason, createdAt,
         now);

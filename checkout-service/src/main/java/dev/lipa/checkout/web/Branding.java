@@ -1,5 +1,6 @@
 package dev.lipa.checkout.web;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.organisations.OrganisationDirectory;
 import dev.lipa.common.organisations.OrganisationProfile;
 import java.util.Optional;
@@ -21,8 +22,8 @@ public class Branding {
   public record Merchant(String displayName, String logoUrl) {
   }
 
-  public Merchant of(String organisationId) {
-    Optional<OrganisationProfile> profile = directory.byId(organisationId);
+  public Merchant of(OrganisationId organisationId) {
+    Optional<OrganisationProfile> profile = directory.byId(organisationId.value());
     return profile.map(p -> new Merchant(p.displayName() != null && !p.displayName().isBlank() ? p.displayName()
             : p.name(), p.logoUrl()))
         .orElse(new Merchant(null, null));

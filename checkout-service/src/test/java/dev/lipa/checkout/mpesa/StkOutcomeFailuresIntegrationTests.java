@@ -96,6 +96,23 @@ class StkOutcomeFailuresIntegrationTests extends CheckoutIntegrationTest {
   }
 
   @Test
+  void deadLettersAnOutcomeOfACheckoutPushWhoseRequestIdIsNoUuid() {
+    String referenceId = "chk_" + UUID.randomUUID() + "_1";
+    String value = """
+        {"eventId":"%s","type":"stk.succeeded","version":1,"organisationId":"%s",
+         "data":{"requestId":"not-a-uuid","referenceId":"%s","amount":1500,"currency":"KSH","status":"SUCCESS"}}"""
+        .formatted(UUID.randomUUID(), newOrganisation(), referenceId);
+    TestKafka.publish(Topics.COLLECTIONS, referenceId, value);
+
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(
+        http().get("/admin/v1/dead-letters?listener=" + StkOutcomeListener.GROUP, OPERATOR).json().path("data"))
+        .anySatisfy(letter -> {
+          assertThat(letter.path("value").asString()).isEqualTo(value);
+          assertThat(letter.path("exceptionMessage").asString()).endsWith("has a requestId that is no UUID");
+        }));
+  }
+
+  @Test
   void everyListenerHasThePlatformErrorHandler() {
     ListenerCoverage.assertEveryListenerHasThePlatformErrorHandler(context, "dev.lipa.checkout");
   }

@@ -1,5 +1,7 @@
 package dev.lipa.checkout.session;
 
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,13 +17,14 @@ final class CheckoutSessionFixtures {
   static final Duration ACTION_GRACE = Duration.ofMinutes(5);
   static final int MAX_ATTEMPTS = 5;
   static final String CALLBACK_URL = "https://merchant.example/hooks/checkout";
-  static final String STK_REQUEST_ID = "6e1e5a57-1f9e-4d8a-9d77-0c1a3b2f9e10";
+  static final OrganisationId ORGANISATION = OrganisationId.of("org-1");
+  static final RequestId STK_REQUEST_ID = RequestId.parse("6e1e5a57-1f9e-4d8a-9d77-0c1a3b2f9e10");
 
   private CheckoutSessionFixtures() {
   }
 
   static CheckoutSession.Details details(String callbackUrl) {
-    return new CheckoutSession.Details(UUID.randomUUID(), "org-1", "cs_" + "a".repeat(32), new BigDecimal("1500"),
+    return new CheckoutSession.Details(UUID.randomUUID(), ORGANISATION, "cs_" + "a".repeat(32), new BigDecimal("1500"),
         "KES", "Order 42: two mugs", "https://shop.example/ok", "https://shop.example/cancel",
         List.of(PaymentMethod.CARD, PaymentMethod.MPESA_STK), "ORD-42", "jane@example.com", "+254712345678",
         "PAY-42", callbackUrl, "device-1", CREATED_AT, EXPIRES_AT);

@@ -1,5 +1,6 @@
 package dev.lipa.collections.bank;
 
+import dev.lipa.common.ids.OrganisationId;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -19,7 +20,7 @@ import java.util.UUID;
 public record BankCollection(
     long id,
     UUID uuid,
-    String organisationId,
+    OrganisationId organisationId,
     String source,
     String customerid,
     String transactionref,
@@ -46,7 +47,7 @@ public record BankCollection(
   }
 
   /** A new collection of the organisation; a callback is due when the organisation has a collectionCallbackUrl. */
-  static BankCollection receive(long id, String organisationId, String source, BankDeposit deposit,
+  static BankCollection receive(long id, OrganisationId organisationId, String source, BankDeposit deposit,
       String collectionCallbackUrl, Instant now) {
     return new BankCollection(id, UUID.randomUUID(), organisationId, source, deposit.customerid(),
         deposit.transactionref(), deposit.paymentmode(), deposit.transactiondate(), deposit.accountnumber(),
@@ -62,8 +63,8 @@ public record BankCollection(
     return transactionKey(source, organisationId, transactionref);
   }
 
-  static String transactionKey(String source, String organisationId, String transactionref) {
-    return SANDBOX.equals(source) ? SANDBOX + "\n" + organisationId + "\n" + transactionref
+  static String transactionKey(String source, OrganisationId organisationId, String transactionref) {
+    return SANDBOX.equals(source) ? SANDBOX + "\n" + organisationId.value() + "\n" + transactionref
         : source + "\n" + transactionref;
   }
 }

@@ -9,6 +9,7 @@ import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.outbox.Outboxes;
 import java.math.BigDecimal;
@@ -86,15 +87,15 @@ public class BankCollectionStore {
         .projection(withoutOutbox()).first()).map(BankCollectionStore::toCollection);
   }
 
-  Optional<BankCollection> find(String organisationId, UUID uuid) {
+  Optional<BankCollection> find(OrganisationId organisationId, UUID uuid) {
     return Optional.ofNullable(collection.find(Filters.and(Filters.eq(ID, uuid.toString()),
-        Filters.eq(ORGANISATION, organisationId))).projection(withoutOutbox()).first())
+        Filters.eq(ORGANISATION, organisationId.value()))).projection(withoutOutbox()).first())
         .map(BankCollectionStore::toCollection);
   }
 
   /** The organisation's collections in the query's window, newest first. */
-  List<BankCollection> list(String organisationId, BankListQuery query) {
-    List<Bson> filters = new ArrayList<>(List.of(Filters.eq(ORGANISATION, organisationId)));
+  List<BankCollection> list(OrganisationId organisationId, BankListQuery query) {
+    List<Bson> filters = new ArrayList<>(List.of(Filters.eq(ORGANISATION, organisationId.value())));
     if (query.createdFrom() != null) {
       filters.add(Filters.gte(CREATED_AT, Date.from(query.createdFrom())));
     }
@@ -117,7 +118,7 @@ public class BankCollectionStore {
   static Document toDocument(BankCollection c) {
     return new Document(ID, c.uuid().toString())
         .append("id", c.id())
-        .append(ORGANISATION, c.organisationId())
+        .append(ORGANISATION, c.organisationId().value())
         .append("source", c.source())
         .append(TRANSACTION_KEY, c.transactionKey())
         .append("customerid", c.customerid())
@@ -139,7 +140,7 @@ public class BankCollectionStore {
     return new BankCollection(
         d.get("id", Number.class).longValue(),
         UUID.fromString(d.getString(ID)),
-        d.getString(ORGANISATION),
+        OrganisationId.of(d.getString(ORGANISATION)),
         d.getString("source"),
         d.getString("customerid"),
         d.getString("transactionref"),

@@ -1,6 +1,7 @@
 package dev.lipa.collections.bank;
 
 import dev.lipa.collections.organisations.OrganisationProfiles;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.organisations.OrganisationProfile;
 import java.time.Clock;
@@ -60,7 +61,7 @@ public class BankCollections {
    * A merchant's simulated deposit to one of its own account numbers. An account of another organisation is refused
    * exactly like an unknown one, so the answer tells nothing about who holds it.
    */
-  public Received simulate(String organisationId, BankDeposit deposit) {
+  public Received simulate(OrganisationId organisationId, BankDeposit deposit) {
     OrganisationProfile organisation = organisations.byId(organisationId)
         .filter(o -> o.bankAccountNumbers().contains(deposit.accountnumber()))
         .orElseThrow(UnknownAccountException::new);
@@ -68,15 +69,15 @@ public class BankCollections {
         .orElseGet(() -> store(BankCollection.SANDBOX, organisation, deposit));
   }
 
-  public Optional<BankCollection> find(String organisationId, UUID uuid) {
+  public Optional<BankCollection> find(OrganisationId organisationId, UUID uuid) {
     return store.find(organisationId, uuid);
   }
 
-  public List<BankCollection> list(String organisationId, BankListQuery query) {
+  public List<BankCollection> list(OrganisationId organisationId, BankListQuery query) {
     return store.list(organisationId, query);
   }
 
-  private Optional<Received> repeat(String source, String organisationId, BankDeposit deposit) {
+  private Optional<Received> repeat(String source, OrganisationId organisationId, BankDeposit deposit) {
     return store.findByTransaction(BankCollection.transactionKey(source, organisationId, deposit.transactionref()))
         .map(stored -> {
           if (!deposit.sameDepositAs(stored)) {
@@ -89,15 +90,17 @@ public class BankCollections {
   /** One insert with the domain event and, when the organisation wants one, the callback request. */
   private Received store(String source, OrganisationProfile organisation, BankDeposit deposit) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    // common's profile holds the organisation as the text its event carried
+    OrganisationId organisationId = OrganisationId.of(organisation.organisationId());
     for (int attempt = 1; ; attempt++) {
-      BankCollection collection = BankCollection.receive(ids.next(), organisation.organisationId(), source, deposit,
+      BankCollection collection = BankCollection.receive(ids.next(), organisationId, source, deposit,
           organisation.collectionCallbackUrl(), now);
       try {
         store.insert(collection);
         return new Received(collection, true);
       } catch (BankCollectionStore.DuplicateTransactionException e) {
         // a concurrent repeat won the race: answer with what it stored
-        return repeat(source, organisation.organisationId(), deposit).orElseThrow(() -> e);
+        return repeat(source, organisationId, deposit).orElseThrow(() -> e);
       } catch (BankCollectionStore.DuplicateIdException e) {
         if (attempt == ID_ATTEMPTS) {
           throw e;

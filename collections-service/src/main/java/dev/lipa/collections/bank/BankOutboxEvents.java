@@ -66,7 +66,7 @@ public class BankOutboxEvents {
   private OutboxEvent record(String topic, String key, String type, BankCollection collection,
       Map<String, Object> data) {
     EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), type, 1, clock.instant(),
-        collection.organisationId(), data);
+        collection.organisationId().value(), data);
     return OutboxEvent.of(topic, key, envelope, json);
   }
 }

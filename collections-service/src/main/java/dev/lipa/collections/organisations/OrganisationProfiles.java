@@ -1,6 +1,7 @@
 package dev.lipa.collections.organisations;
 
 import dev.lipa.collections.CollectionsProperties;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.organisations.BankRecordOrganisation;
 import dev.lipa.common.organisations.OrganisationDirectory;
 import dev.lipa.common.organisations.OrganisationProfile;
@@ -26,17 +27,17 @@ public class OrganisationProfiles {
   }
 
   /** The STK (and payout) records' organisation object; only {@code uuid} while the profile has not arrived. */
-  public RecordOrganisation recordShape(String organisationId) {
-    return RecordOrganisation.of(organisationId, directory.byId(organisationId), zone);
+  public RecordOrganisation recordShape(OrganisationId organisationId) {
+    return RecordOrganisation.of(organisationId.value(), directory.byId(organisationId.value()), zone);
   }
 
   /** The bank collection records' organisation object; only {@code uuid} while the profile has not arrived. */
-  public BankRecordOrganisation bankShape(String organisationId) {
-    return BankRecordOrganisation.of(organisationId, directory.byId(organisationId));
+  public BankRecordOrganisation bankShape(OrganisationId organisationId) {
+    return BankRecordOrganisation.of(organisationId.value(), directory.byId(organisationId.value()));
   }
 
-  public Optional<OrganisationProfile> byId(String organisationId) {
-    return directory.byId(organisationId);
+  public Optional<OrganisationProfile> byId(OrganisationId organisationId) {
+    return directory.byId(organisationId.value());
   }
 
   /** The organisation credited for a bank account number. */

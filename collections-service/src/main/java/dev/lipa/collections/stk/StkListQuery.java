@@ -1,5 +1,6 @@
 package dev.lipa.collections.stk;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.phone.MobileNumber;
 import java.time.Instant;
 import java.util.Objects;
@@ -13,8 +14,8 @@ import java.util.Objects;
  * @param page zero-based page number
  * @param size pushes per page
  */
-public record StkListQuery(String organisationId, StkStatus status, Instant from, Instant to, StkCurrency currency,
-    String phoneNumber, int page, int size) {
+public record StkListQuery(OrganisationId organisationId, StkStatus status, Instant from, Instant to,
+    StkCurrency currency, String phoneNumber, int page, int size) {
 
   public StkListQuery {
     Objects.requireNonNull(organisationId, "organisationId");

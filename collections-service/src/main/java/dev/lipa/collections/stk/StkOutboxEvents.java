@@ -2,6 +2,7 @@ package dev.lipa.collections.stk;
 
 import dev.lipa.common.events.EventEnvelope;
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.outbox.OutboxEvent;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -76,7 +77,7 @@ public class StkOutboxEvents {
     };
   }
 
-  private static Map<String, Object> transaction(UUID requestId, String referenceId, String phoneNumber,
+  private static Map<String, Object> transaction(RequestId requestId, String referenceId, String phoneNumber,
       java.math.BigDecimal amount, StkCurrency currency) {
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("requestId", requestId.toString());
@@ -89,7 +90,7 @@ public class StkOutboxEvents {
 
   private OutboxEvent record(String topic, String key, String type, StkEvent event, Map<String, Object> data) {
     EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), type, 1, clock.instant(),
-        event.organisationId(), data);
+        event.organisationId().value(), data);
     return OutboxEvent.of(topic, key, envelope, json);
   }
 }

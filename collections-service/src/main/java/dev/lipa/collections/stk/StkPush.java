@@ -1,5 +1,7 @@
 package dev.lipa.collections.stk;
 
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,9 +19,9 @@ public final class StkPush {
    * What never changes after acceptance. {@code channel} is set for TZS only, {@code narration} and
    * {@code customerName} for UGX only.
    */
-  public record Details(long id, UUID requestId, String organisationId, String referenceId, String phoneNumber,
-      String description, String accountReference, BigDecimal amount, StkCurrency currency, String callbackUrl,
-      Instant createdAt, TzChannel channel, String narration, String customerName) {
+  public record Details(long id, RequestId requestId, OrganisationId organisationId, String referenceId,
+      String phoneNumber, String description, String accountReference, BigDecimal amount, StkCurrency currency,
+      String callbackUrl, Instant createdAt, TzChannel channel, String narration, String customerName) {
 
     public Details {
       Objects.requireNonNull(requestId, "requestId");
@@ -50,7 +52,8 @@ public final class StkPush {
   }
 
   /** Accepts a valid request: the push is PENDING and the rail is to be told ({@link StkEvent.Accepted}). */
-  public static StkPush accept(long id, UUID requestId, String organisationId, StkPushRequest request, Instant now) {
+  public static StkPush accept(long id, RequestId requestId, OrganisationId organisationId, StkPushRequest request,
+      Instant now) {
     Details details = new Details(id, requestId, organisationId, request.referenceId(), request.phoneNumber().value(),
         request.description(), request.accountReference(), request.amount(), request.currency(), request.callbackUrl(),
         now, request.channel(), request.narration(), request.customerName());
@@ -109,11 +112,11 @@ public final class StkPush {
     return details.id();
   }
 
-  public UUID requestId() {
+  public RequestId requestId() {
     return details.requestId();
   }
 
-  public String organisationId() {
+  public OrganisationId organisationId() {
     return details.organisationId();
   }
 

@@ -7,6 +7,8 @@ import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Insert;
@@ -82,21 +84,21 @@ public class StkPushStore {
 
   /** Whether the push is stored (asked after its insert failed: it may have been applied all the same). */
   public boolean holds(StkPush push) {
-    return records.holds(push.organisationId(), push.requestId().toString());
+    return records.holds(push.organisationId().value(), push.requestId().toString());
   }
 
-  public Optional<StkPush> find(String organisationId, UUID requestId) {
-    return records.find(organisationId, requestId.toString());
+  public Optional<StkPush> find(OrganisationId organisationId, RequestId requestId) {
+    return records.find(organisationId.value(), requestId.toString());
   }
 
   /** The organisation's push with this referenceId, with the fingerprint of the request that created it. */
-  public Optional<Earlier<StkPush>> findByReference(String organisationId, String referenceId) {
-    return records.byReference(organisationId, referenceKey(organisationId, referenceId));
+  public Optional<Earlier<StkPush>> findByReference(OrganisationId organisationId, String referenceId) {
+    return records.byReference(organisationId.value(), referenceKey(organisationId, referenceId));
   }
 
   /** The organisation's push created under this idempotency record key, with its request's fingerprint. */
-  public Optional<Earlier<StkPush>> findByIdempotencyKey(String organisationId, String idempotencyKey) {
-    return records.byIdempotencyKey(organisationId, idempotencyKey);
+  public Optional<Earlier<StkPush>> findByIdempotencyKey(OrganisationId organisationId, String idempotencyKey) {
+    return records.byIdempotencyKey(organisationId.value(), idempotencyKey);
   }
 
   /**
@@ -105,7 +107,7 @@ public class StkPushStore {
    */
   public List<StkPush> list(StkListQuery query) {
     List<Bson> filters = new ArrayList<>();
-    filters.add(Filters.eq(ORGANISATION, query.organisationId()));
+    filters.add(Filters.eq(ORGANISATION, query.organisationId().value()));
     if (query.status() != null) {
       filters.add(Filters.eq(STATUS, query.status().name()));
     }
@@ -143,7 +145,7 @@ public class StkPushStore {
     RailReference reference = push.railReference();
     StkPush.Result result = push.result();
     Bson expected = Filters.and(Filters.eq(ID, push.requestId().toString()),
-        Filters.eq(ORGANISATION, push.organisationId()), Filters.eq(STATUS, StkStatus.PENDING.name()));
+        Filters.eq(ORGANISATION, push.organisationId().value()), Filters.eq(STATUS, StkStatus.PENDING.name()));
     List<Bson> changes = new ArrayList<>(List.of(
         Updates.set(STATUS, push.status().name()),
         Updates.set("updatedAt", Date.from(push.updatedAt())),
@@ -180,15 +182,15 @@ public class StkPushStore {
     return OnceRecords.withoutOutbox();
   }
 
-  private static String referenceKey(String organisationId, String referenceId) {
-    return organisationId + "\n" + referenceId;
+  private static String referenceKey(OrganisationId organisationId, String referenceId) {
+    return organisationId.value() + "\n" + referenceId;
   }
 
   static Document toDocument(StkPush push) {
     StkPush.Details d = push.details();
     Document document = new Document(ID, d.requestId().toString())
         .append("id", d.id())
-        .append(ORGANISATION, d.organisationId());
+        .append(ORGANISATION, d.organisationId().value());
     if (d.referenceId() != null) {
       document.append("referenceId", d.referenceId())
           .append(REFERENCE_KEY, referenceKey(d.organisationId(), d.referenceId()));
@@ -211,8 +213,8 @@ public class StkPushStore {
   static StkPush toPush(Document document) {
     StkPush.Details details = new StkPush.Details(
         document.get("id", Number.class).longValue(),
-        UUID.fromString(document.getString(ID)),
-        document.getString(ORGANISATION),
+        RequestId.of(UUID.fromString(document.getString(ID))),
+        OrganisationId.of(document.getString(ORGANISATION)),
         document.getString("referenceId"),
         document.getString("phoneNumber"),
         document.getString("description"),

@@ -2,7 +2,9 @@ package dev.lipa.collections.stk;
 
 import dev.lipa.collections.stk.rail.StkOutcomeHandler;
 import dev.lipa.collections.stk.rail.StkRailOutcome;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RecordIds;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.once.CreateOnce;
 import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Origin;
@@ -48,8 +50,8 @@ public class StkPushes implements StkOutcomeHandler {
    * @param origin the request's body fingerprint and, with an Idempotency-Key, the claim's record key
    * @throws RateLimitExceededException when the phone number has had its prompts for now (and this is no repeat)
    */
-  public Creation<StkPush> accept(String organisationId, StkPushRequest request, Origin origin) {
-    UUID requestId = UUID.randomUUID();
+  public Creation<StkPush> accept(OrganisationId organisationId, StkPushRequest request, Origin origin) {
+    RequestId requestId = RequestId.random();
     return CreateOnce.<StkPush>of(origin)
         .byIdempotencyKey(key -> store.findByIdempotencyKey(organisationId, key))
         .byReference(request.referenceId(), reference -> store.findByReference(organisationId, reference))
@@ -62,7 +64,7 @@ public class StkPushes implements StkOutcomeHandler {
     return store.list(query);
   }
 
-  public Optional<StkPush> find(String organisationId, UUID requestId) {
+  public Optional<StkPush> find(OrganisationId organisationId, RequestId requestId) {
     return store.find(organisationId, requestId);
   }
 

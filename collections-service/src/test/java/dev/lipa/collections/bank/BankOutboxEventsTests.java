@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lipa.collections.CollectionsProperties;
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.json.PlatformJson;
 import dev.lipa.common.outbox.OutboxEvent;
 import java.math.BigDecimal;
@@ -33,7 +34,7 @@ class BankOutboxEventsTests {
       new CollectionsProperties(ZoneId.of("Africa/Nairobi"), null, null, null, null, null, null));
 
   private static BankCollection deposit(String callbackUrl) {
-    return new BankCollection(4711, UUID_OF_RECORD, "org-1", "kcb", "CUST-1", "FT26060ABCDE", "RTGS",
+    return new BankCollection(4711, UUID_OF_RECORD, OrganisationId.of("org-1"), "kcb", "CUST-1", "FT26060ABCDE", "RTGS",
         LocalDate.parse("2026-03-01"), "1100223344", new BigDecimal("99.50"), "School fees",
         callbackUrl, callbackUrl == null ? null : CALLBACK_ID, RECEIVED_AT, RECEIVED_AT);
   }

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Named.named;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import dev.lipa.collections.CollectionsIntegrationTest;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.testsupport.TopicRecorder;
 import dev.lipa.collections.stk.rail.StkOutcomeHandler;
 import dev.lipa.collections.stk.rail.StkRailOutcome;
@@ -188,8 +190,8 @@ class SandboxRailIntegrationTests extends CollectionsIntegrationTest {
       Document completed = awaitCompleted(requestId);
       exactlyOne(Topics.CALLBACKS, requestId, "callback.requested");
 
-      boolean applied = outcomes.apply(new StkRailOutcome(org, UUID.fromString(requestId), "1-00000001-1",
-          "ws_CO_010120260000000000", 0, "Success. Request accepted for processing", "x", 1032,
+      boolean applied = outcomes.apply(new StkRailOutcome(OrganisationId.of(org), RequestId.parse(requestId),
+          "1-00000001-1", "ws_CO_010120260000000000", 0, "Success. Request accepted for processing", "x", 1032,
           "Request cancelled by user", null));
 
       assertThat(applied).isFalse();
@@ -203,8 +205,8 @@ class SandboxRailIntegrationTests extends CollectionsIntegrationTest {
     void anOutcomeForAnotherOrganisationsPushIsIgnored() {
       String requestId = create(newOrganisation(), body("254700000001"));
 
-      boolean applied = outcomes.apply(new StkRailOutcome(newOrganisation(), UUID.fromString(requestId), "1-1-1",
-          "ws_CO_1", 0, "ok", "ok", 0, "ok", "ABCDEFGHIJ"));
+      boolean applied = outcomes.apply(new StkRailOutcome(OrganisationId.of(newOrganisation()),
+          RequestId.parse(requestId), "1-1-1", "ws_CO_1", 0, "ok", "ok", 0, "ok", "ABCDEFGHIJ"));
 
       assertThat(applied).isFalse();
       assertThat(awaitCompleted(requestId).getString("status")).isEqualTo("FAILED");
@@ -220,8 +222,8 @@ class SandboxRailIntegrationTests extends CollectionsIntegrationTest {
       // what a crash leaves: the push stored PENDING long ago, its accepted event long published, the timer gone
       Instant longAgo = Instant.now().minus(10, ChronoUnit.MINUTES).truncatedTo(ChronoUnit.MILLIS);
       StkPush push = StkPush.restore(new StkPush.Details(Math.abs(UUID.randomUUID().getMostSignificantBits() >> 11),
-              UUID.randomUUID(), org, null, "254700001037", "Lost timer", "INV1", new BigDecimal("25"),
-              StkCurrency.KSH, "https://merchant.example/lost", longAgo, null, null, null),
+              RequestId.random(), OrganisationId.of(org), null, "254700001037", "Lost timer", "INV1",
+              new BigDecimal("25"), StkCurrency.KSH, "https://merchant.example/lost", longAgo, null, null, null),
           StkStatus.PENDING, longAgo, null, null);
       pushes().insertOne(StkPushStore.toDocument(push));
       String requestId = push.requestId().toString();

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Named.named;
 
 import dev.lipa.collections.CollectionsIntegrationTest;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.testsupport.TestHttp;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -34,8 +36,9 @@ class StkListIntegrationTests extends CollectionsIntegrationTest {
   /** Stores a push as it would be after its outcome (completed pushes are left alone by the overdue sweep). */
   private String stored(String phone, StkCurrency currency, StkStatus status, Instant createdAt) {
     UUID requestId = UUID.randomUUID();
-    StkPush push = StkPush.restore(new StkPush.Details(Math.abs(requestId.getMostSignificantBits() >> 11), requestId,
-            org, null, phone, "Listed", currency == StkCurrency.KSH ? "INV1" : null, new BigDecimal("100"),
+    StkPush push = StkPush.restore(new StkPush.Details(Math.abs(requestId.getMostSignificantBits() >> 11),
+            RequestId.of(requestId), OrganisationId.of(org), null, phone, "Listed",
+            currency == StkCurrency.KSH ? "INV1" : null, new BigDecimal("100"),
             currency, "https://merchant.example/cb", createdAt,
             currency == StkCurrency.TZS ? TzChannel.TIGO : null, null, null),
         status, createdAt, null, null);

@@ -1,6 +1,7 @@
 package dev.lipa.collections.stk;
 
 import static dev.lipa.collections.stk.StkPushFixtures.ACCEPTED_AT;
+import static dev.lipa.collections.stk.StkPushFixtures.ORGANISATION;
 import static dev.lipa.collections.stk.StkPushFixtures.REFERENCE;
 import static dev.lipa.collections.stk.StkPushFixtures.aPendingStkPush;
 import static dev.lipa.collections.stk.StkPushFixtures.restored;
@@ -24,7 +25,7 @@ class StkPushTests {
     assertThat(push.updatedAt()).isEqualTo(ACCEPTED_AT);
     assertThat(push.railReference()).isNull();
     assertThat(push.result()).isNull();
-    assertThat(push.events()).singleElement().isEqualTo(new StkEvent.Accepted("org-1", push.requestId(), "ref-1",
+    assertThat(push.events()).singleElement().isEqualTo(new StkEvent.Accepted(ORGANISATION, push.requestId(), "ref-1",
         "254712345678", new BigDecimal("10"), StkCurrency.KSH));
   }
 
@@ -41,9 +42,9 @@ class StkPushTests {
     assertThat(push.result()).isEqualTo(
         new StkPush.Result(0, "The service request is processed successfully.", "NLJ7RT61SV", callbackId));
     assertThat(push.events()).containsExactly(
-        new StkEvent.Completed("org-1", push.requestId(), "ref-1", "254712345678", new BigDecimal("10"),
+        new StkEvent.Completed(ORGANISATION, push.requestId(), "ref-1", "254712345678", new BigDecimal("10"),
             StkCurrency.KSH, StkStatus.SUCCESS, 0, "The service request is processed successfully.", "NLJ7RT61SV"),
-        new StkEvent.CallbackRequested("org-1", push.requestId(), callbackId, "https://merchant.example/cb",
+        new StkEvent.CallbackRequested(ORGANISATION, push.requestId(), callbackId, "https://merchant.example/cb",
             StkStatus.SUCCESS, new BigDecimal("10"), StkCurrency.KSH, "254712345678"));
   }
 

@@ -14,6 +14,7 @@ import dev.lipa.common.idempotency.IdempotentRequest;
 import dev.lipa.common.idempotency.RequestFingerprint;
 import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Origin;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.servlet.Caller;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.FieldErrors;
@@ -86,14 +87,14 @@ class CheckoutSessionController {
       // loopback, private and metadata addresses are refused at acceptance already (SSRF)
       callbackUrls.requireAcceptable("callbackUrl", command.callbackUrl());
     }
-    String organisationId = Caller.organisationId(request);
+    OrganisationId organisation = Caller.organisation(request);
     String fingerprint = RequestFingerprint.of(body);
     CreateSessionRequest accepted = command;
-    return idempotency.execute(new IdempotentRequest(organisationId, CREATE_SCOPE, key, fingerprint),
-        claim -> accept(organisationId, accepted, deviceId, fingerprint, claim));
+    return idempotency.execute(new IdempotentRequest(organisation.value(), CREATE_SCOPE, key, fingerprint),
+        claim -> accept(organisation, accepted, deviceId, fingerprint, claim));
   }
 
-  private ResponseEntity<?> accept(String organisationId, CreateSessionRequest command, String deviceId,
+  private ResponseEntity<?> accept(OrganisationId organisationId, CreateSessionRequest command, String deviceId,
       String fingerprint, IdempotencyClaim claim) {
     return switch (sessions.create(organisationId, command, deviceId, Origin.of(fingerprint, claim))) {
       case Creation.Created<CheckoutSession>(CheckoutSession session) ->
@@ -120,7 +121,7 @@ class CheckoutSessionController {
     } catch (IllegalArgumentException e) {
       throw new CheckoutSessions.UnknownSessionException();
     }
-    CheckoutSession session = sessions.find(Caller.organisationId(request), id)
+    CheckoutSession session = sessions.find(Caller.organisation(request), id)
         .orElseThrow(() -> new CheckoutSessions.UnknownSessionException());
     return view(session);
   }

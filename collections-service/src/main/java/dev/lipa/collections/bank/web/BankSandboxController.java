@@ -9,6 +9,7 @@ import dev.lipa.collections.bank.BankListQuery;
 import dev.lipa.collections.bank.TransactionConflictException;
 import dev.lipa.collections.bank.UnknownAccountException;
 import dev.lipa.collections.organisations.OrganisationProfiles;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.organisations.BankRecordOrganisation;
 import dev.lipa.common.servlet.Caller;
 import dev.lipa.common.web.ApiException;
@@ -67,10 +68,9 @@ class BankSandboxController {
   @PostMapping(path = "/simulate", consumes = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<Envelope<BankCollectionRecord>> simulate(@RequestBody JsonNode body, HttpServletRequest request) {
     BankDeposit deposit = BankDeposit.fromSimulation(body, LocalDate.now(clock.withZone(zone)));
-    String organisationId = Caller.organisationId(request);
     BankCollections.Received received;
     try {
-      received = collections.simulate(organisationId, deposit);
+      received = collections.simulate(Caller.organisation(request), deposit);
     } catch (UnknownAccountException e) {
       throw ApiException.notFound(NOT_YOUR_ACCOUNT);
     } catch (TransactionConflictException e) {
@@ -91,7 +91,7 @@ class BankSandboxController {
     } catch (IllegalArgumentException e) {
       throw ValidationException.of("requestId", "requestId must be a UUID");
     }
-    return collections.find(Caller.organisationId(request), uuid)
+    return collections.find(Caller.organisation(request), uuid)
         .map(c -> Envelope.ok("OK", view(c)))
         .orElseThrow(() -> ApiException.notFound(NOT_FOUND));
   }
@@ -118,7 +118,7 @@ class BankSandboxController {
     errors.throwIfAny();
     Instant createdFrom = fromDate == null ? null : fromDate.atStartOfDay(zone).toInstant();
     Instant createdBefore = toDate == null ? null : toDate.plusDays(1).atStartOfDay(zone).toInstant();
-    String organisationId = Caller.organisationId(request);
+    OrganisationId organisationId = Caller.organisation(request);
     // every record of the list belongs to the caller: one look-up of the organisation object serves them all
     BankRecordOrganisation organisation = organisations.bankShape(organisationId);
     return Envelope.ok("OK", collections.list(organisationId,

@@ -1,9 +1,10 @@
 package dev.lipa.collections.stk.rail;
 
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import java.math.BigDecimal;
-import java.util.UUID;
 
 /** What a rail needs to prompt a customer for an accepted STK push. */
-public record StkPrompt(String organisationId, UUID requestId, String phoneNumber, BigDecimal amount,
+public record StkPrompt(OrganisationId organisationId, RequestId requestId, String phoneNumber, BigDecimal amount,
     String currency) {
 }

@@ -1,14 +1,15 @@
 package dev.lipa.collections.stk.rail;
 
-import java.util.UUID;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 
 /**
  * What a rail reports about a prompt: its acceptance of the request (Daraja's synchronous answer: its ids and
  * response code) and the customer's result ({@code resultCode} 0 is success, with a receipt).
  */
 public record StkRailOutcome(
-    String organisationId,
-    UUID requestId,
+    OrganisationId organisationId,
+    RequestId requestId,
     String merchantRequestId,
     String checkoutRequestId,
     int responseCode,

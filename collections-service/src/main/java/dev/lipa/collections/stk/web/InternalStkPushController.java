@@ -4,6 +4,7 @@ import dev.lipa.collections.stk.StkPush;
 import dev.lipa.collections.stk.StkPushRequest;
 import dev.lipa.collections.stk.StkPushes;
 import dev.lipa.common.idempotency.RequestFingerprint;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Origin;
 import dev.lipa.common.web.ApiException;
@@ -53,7 +54,7 @@ class InternalStkPushController {
         || organisation.stringValue().length() > 64) {
       throw ValidationException.of("organisationId", "organisationId is required");
     }
-    String organisationId = organisation.stringValue();
+    OrganisationId organisationId = OrganisationId.of(organisation.stringValue());
     StkPushRequest request = StkPushRequest.fromPlatform(object);
     StkPush push = switch (pushes.accept(organisationId, request, new Origin(RequestFingerprint.of(object), null))) {
       case Creation.Created<StkPush>(StkPush created) -> created;

@@ -3,6 +3,7 @@ package dev.lipa.collections.stk.web;
 import dev.lipa.collections.stk.StkCurrency;
 import dev.lipa.collections.stk.StkListQuery;
 import dev.lipa.collections.stk.StkStatus;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.phone.MobileNumber;
 import dev.lipa.common.time.QueryWindow;
 import dev.lipa.common.web.FieldErrors;
@@ -35,7 +36,7 @@ record StkListParameters(String status, String from, String to, String currencyC
   /** Bounds are four-digit years: ISO parsing takes +999999999, which a Mongo date cannot hold. */
 
   /** Checks every parameter at once; throws a {@link dev.lipa.common.web.ValidationException} naming each bad one. */
-  StkListQuery toQuery(String organisationId, ZoneId zone) {
+  StkListQuery toQuery(OrganisationId organisationId, ZoneId zone) {
     FieldErrors errors = new FieldErrors();
 
     StkStatus statusFilter = null;

@@ -10,6 +10,7 @@ import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
 import dev.lipa.common.idempotency.IdempotentRequest;
 import dev.lipa.common.idempotency.RequestFingerprint;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Origin;
 import dev.lipa.common.servlet.Caller;
@@ -75,13 +76,13 @@ class StkPushController {
     headerErrors.throwIfAny();
     // loopback, private and metadata addresses are refused here already, not only when the callback is sent
     callbackUrls.requireAcceptable("callbackUrl", command.callbackUrl());
-    String organisationId = Caller.organisationId(request);
+    OrganisationId organisation = Caller.organisation(request);
     String fingerprint = RequestFingerprint.of(body);
-    return idempotency.execute(new IdempotentRequest(organisationId, CREATE_SCOPE, key, fingerprint),
-        claim -> accept(organisationId, command, fingerprint, claim));
+    return idempotency.execute(new IdempotentRequest(organisation.value(), CREATE_SCOPE, key, fingerprint),
+        claim -> accept(organisation, command, fingerprint, claim));
   }
 
-  private ResponseEntity<?> accept(String organisationId, StkPushRequest command, String fingerprint,
+  private ResponseEntity<?> accept(OrganisationId organisationId, StkPushRequest command, String fingerprint,
       IdempotencyClaim claim) {
     return switch (pushes.accept(organisationId, command, Origin.of(fingerprint, claim))) {
       case Creation.Created<StkPush>(StkPush push) -> ResponseEntity.status(HttpStatus.CREATED).body(accepted(push));
@@ -105,7 +106,7 @@ class StkPushController {
       @RequestParam(required = false) String page, @RequestParam(required = false) String size,
       HttpServletRequest request) {
     StkListQuery query = new StkListParameters(status, from, to, currencyCode, phoneNumber, page, size)
-        .toQuery(Caller.organisationId(request), views.zone());
+        .toQuery(Caller.organisation(request), views.zone());
     return Envelope.ok("OK", pushes.list(query).stream().map(views::view).toList());
   }
 

@@ -2,12 +2,12 @@ package dev.lipa.collections.stk.web;
 
 import dev.lipa.collections.stk.StkCurrency;
 import dev.lipa.collections.stk.StkPushes;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.servlet.Caller;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.common.web.FieldErrors;
 import jakarta.servlet.http.HttpServletRequest;
-import java.util.UUID;
 import java.util.regex.Pattern;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -47,16 +47,16 @@ class TzCollectionController {
     if (deviceId == null || deviceId.isBlank()) {
       errors.add(DEVICE_ID, DEVICE_ID + " header is required");
     }
-    UUID id = null;
+    RequestId id = null;
     if (requestId == null || requestId.isBlank()) {
       errors.add("requestId", "requestId is required");
     } else if (!UUID_TEXT.matcher(requestId.strip()).matches()) {
       errors.add("requestId", "requestId must be a UUID");
     } else {
-      id = UUID.fromString(requestId.strip());
+      id = RequestId.parse(requestId);
     }
     errors.throwIfAny();
-    return pushes.find(Caller.organisationId(request), id)
+    return pushes.find(Caller.organisation(request), id)
         .filter(push -> push.details().currency() == StkCurrency.TZS)
         .map(push -> Envelope.ok("OK", views.view(push)))
         .orElseThrow(() -> ApiException.notFound("No TZS collection with requestId " + requestId.strip()));

@@ -4,6 +4,8 @@ import dev.lipa.collections.stk.StkOutboxEvents;
 import dev.lipa.collections.stk.rail.StkPrompt;
 import dev.lipa.collections.stk.rail.StkRail;
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.kafka.RecordJson;
 import dev.lipa.common.kafka.UnprocessableRecordException;
 import dev.lipa.common.json.Money;
@@ -54,8 +56,8 @@ class SandboxRailListener {
     }
     try {
       JsonNode data = event.path("data");
-      return new StkPrompt(event.path("organisationId").asString(),
-          UUID.fromString(data.path("requestId").asString()), data.path("phoneNumber").asString(),
+      return new StkPrompt(OrganisationId.of(event.path("organisationId").asString()),
+          RequestId.of(UUID.fromString(data.path("requestId").asString())), data.path("phoneNumber").asString(),
           Money.fromEvent(data.get("amount")), data.path("currency").asString());
     } catch (RuntimeException e) {
       // reading the event is pure: what fails here fails on every retry (the overdue sweep still covers the push)

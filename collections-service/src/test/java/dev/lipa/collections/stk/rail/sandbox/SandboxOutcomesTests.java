@@ -6,10 +6,11 @@ import static org.junit.jupiter.api.Named.named;
 import dev.lipa.collections.stk.StkPushRequest;
 import dev.lipa.collections.stk.rail.StkPrompt;
 import dev.lipa.collections.stk.rail.StkRailOutcome;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -136,6 +137,6 @@ class SandboxOutcomesTests {
   }
 
   private static StkPrompt prompt(String phone) {
-    return new StkPrompt("org-1", UUID.randomUUID(), phone, new BigDecimal("10"), "KSH");
+    return new StkPrompt(OrganisationId.of("org-1"), RequestId.random(), phone, new BigDecimal("10"), "KSH");
   }
 }
