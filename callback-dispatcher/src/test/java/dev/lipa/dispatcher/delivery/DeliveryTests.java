@@ -3,6 +3,7 @@ package dev.lipa.dispatcher.delivery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lipa.common.ids.OrganisationId;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ class DeliveryTests {
   }
 
   private static Delivery pending(int attemptsMade, int inThisRound) {
-    return new Delivery("cb-1", "org-1", "req-1", "https://merchant.example/cb", "{}", "stk",
+    return new Delivery("cb-1", OrganisationId.of("org-1"), "req-1", "https://merchant.example/cb", "{}", "stk",
         DeliveryStatus.PENDING, attemptsMade, inThisRound, "lease-1");
   }
 
@@ -143,7 +144,7 @@ class DeliveryTests {
 
   @Test
   void refusesAnAttemptOnADeliveryThatIsNoLongerPending() {
-    Delivery delivered = new Delivery("cb-1", "org-1", "req-1", "https://merchant.example/cb", "{}", "stk",
+    Delivery delivered = new Delivery("cb-1", OrganisationId.of("org-1"), "req-1", "https://merchant.example/cb", "{}", "stk",
         DeliveryStatus.DELIVERED, 1, 1, null);
 
     assertThatThrownBy(() -> delivered.afterAttempt(AttemptOutcome.answered(200, 1, null), STARTED, ENDED, schedule))
