@@ -35,7 +35,8 @@ class DeliveryLogStore {
   /** The callbacks of one organisation for one requestId, oldest first, with their attempt logs. */
   List<DeliveryView> forRequest(OrganisationId organisationId, String requestId) {
     List<DeliveryView> views = new ArrayList<>();
-    deliveries.find(Filters.and(Filters.eq("organisationId", organisationId.value()), Filters.eq("requestId", requestId)))
+    deliveries.find(Filters.and(Filters.eq("organisationId", organisationId.value()),
+            Filters.eq("requestId", requestId)))
         .sort(Sorts.ascending("createdAt"))
         .forEach(doc -> views.add(toView(doc)));
     return views;

@@ -85,7 +85,8 @@ class SigningSecretStore implements SealedRecords {
   }
 
   Optional<Stored> find(OrganisationId organisationId) {
-    return Optional.ofNullable(secrets.find(Filters.eq("_id", organisationId.value())).first()).map(SigningSecretStore::read);
+    return Optional.ofNullable(secrets.find(Filters.eq("_id", organisationId.value())).first())
+        .map(SigningSecretStore::read);
   }
 
   /** Stores a first secret unless the organisation has one; returns what is stored afterwards either way. */
@@ -121,8 +122,8 @@ class SigningSecretStore implements SealedRecords {
 
   private static Stored read(Document doc) {
     Date previousExpiresAt = doc.getDate("previousExpiresAt");
-    return new Stored(OrganisationId.of(doc.getString("_id")), doc.getString("current"), doc.getDate("createdAt").toInstant(),
-        doc.getBoolean("revealed", false), doc.getString("previous"),
+    return new Stored(OrganisationId.of(doc.getString("_id")), doc.getString("current"),
+        doc.getDate("createdAt").toInstant(), doc.getBoolean("revealed", false), doc.getString("previous"),
         previousExpiresAt == null ? null : previousExpiresAt.toInstant());
   }
 }

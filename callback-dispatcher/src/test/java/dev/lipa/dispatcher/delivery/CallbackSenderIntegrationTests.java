@@ -54,8 +54,8 @@ class CallbackSenderIntegrationTests {
   }
 
   private static Delivery to(String url) {
-    return new Delivery("cb-" + url.hashCode(), OrganisationId.of("org-1"), "req-1", url, "{}", "stk", DeliveryStatus.PENDING, 0, 0,
-        "lease");
+    return new Delivery("cb-" + url.hashCode(), OrganisationId.of("org-1"), "req-1", url, "{}", "stk",
+        DeliveryStatus.PENDING, 0, 0, "lease");
   }
 
   private static int port() {

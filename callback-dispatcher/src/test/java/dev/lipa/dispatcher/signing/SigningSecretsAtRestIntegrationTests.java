@@ -141,8 +141,8 @@ class SigningSecretsAtRestIntegrationTests {
   @Test
   void anEarlierEncryptedSecretWithoutTheEarlierKeyFailsLoudlyAndStaysForALaterRewrap() throws Exception {
     String encrypted = earlierEncrypted("whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=");
-    raw().insertOne(new Document("_id", organisation.value()).append("current", encrypted).append("createdAt", new Date())
-        .append("revealed", true));
+    raw().insertOne(new Document("_id", organisation.value()).append("current", encrypted)
+        .append("createdAt", new Date()).append("revealed", true));
     SigningSecretStore withoutKey = store(null);
 
     assertThatThrownBy(() -> secrets(withoutKey).keys(organisation)).isInstanceOf(SecretUnreadableException.class)
