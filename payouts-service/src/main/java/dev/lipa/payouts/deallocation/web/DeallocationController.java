@@ -82,8 +82,7 @@ class DeallocationController {
    * the transfer; a repeat of an earlier request gets that request's answer, marked {@code Idempotent-Replayed}.
    */
   private ResponseEntity<?> run(String scope, Transfer.Type type, OrganisationId parent, Command command,
-      JsonNode body,
-      String what) {
+      JsonNode body, String what) {
     OrganisationId caller = command.caller();
     String fingerprint = RequestFingerprint.of(body);
     IdempotentRequest keyed = new IdempotentRequest(caller.value(), scope, command.idempotencyKey(), fingerprint);
@@ -121,8 +120,7 @@ class DeallocationController {
     if (!caller.value().equals(parentOrganisationId.strip())) {
       throw ApiException.notFound("organisation not found");
     }
-    return Envelope.ok("OK", transfers.deallocationsUnder(caller).stream().map(Item::of)
-        .toList());
+    return Envelope.ok("OK", transfers.deallocationsUnder(caller).stream().map(Item::of).toList());
   }
 
   /** The spec's de-allocation item. */
