@@ -5,6 +5,8 @@ import static dev.lipa.common.testsupport.StoredShape.stored;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.payouts.ledger.Ledger;
@@ -253,9 +255,9 @@ class StoredShapesIntegrationTests extends PayoutsIntegrationTest {
     @Test
     void anAccountHoldingAReservation() {
       String org = newOrganisation();
-      UUID requestId = UUID.randomUUID();
+      RequestId requestId = RequestId.random();
       try (Ledger ledger = aheadOfTime()) {
-        ledger.reserve(org, Currency.KSH, requestId, new BigDecimal("100"));
+        ledger.reserve(OrganisationId.of(org), Currency.KSH, requestId, new BigDecimal("100"));
       }
 
       assertShape(stored(collection("ledger_accounts"), Filters.eq("_id", org + ":KSH")), """
@@ -281,10 +283,10 @@ class StoredShapesIntegrationTests extends PayoutsIntegrationTest {
     @Test
     void theJournalsEntriesOfAnOpeningAReservationAndItsRelease() {
       String org = newOrganisation();
-      UUID requestId = UUID.randomUUID();
+      RequestId requestId = RequestId.random();
       try (Ledger ledger = aheadOfTime()) {
-        ledger.reserve(org, Currency.KSH, requestId, new BigDecimal("100"));
-        ledger.release(org, Currency.KSH, requestId, new BigDecimal("100"));
+        ledger.reserve(OrganisationId.of(org), Currency.KSH, requestId, new BigDecimal("100"));
+        ledger.release(OrganisationId.of(org), Currency.KSH, requestId, new BigDecimal("100"));
       }
 
       assertShape(stored(collection("ledger_entries"), Filters.eq("_id", org + ":KSH:opening")), """

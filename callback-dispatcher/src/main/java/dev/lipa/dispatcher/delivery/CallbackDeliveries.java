@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.delivery;
 
+import dev.lipa.common.ids.OrganisationId;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -28,7 +29,7 @@ public class CallbackDeliveries {
   }
 
   /** The callbacks of one organisation for one requestId, oldest first, with their attempt logs. */
-  public List<DeliveryView> forRequest(String organisationId, String requestId) {
+  public List<DeliveryView> forRequest(OrganisationId organisationId, String requestId) {
     return store.forRequest(organisationId, requestId);
   }
 
@@ -37,12 +38,12 @@ public class CallbackDeliveries {
    *
    * @return empty when the organisation has no callback with this id
    */
-  public Optional<DeliveryView> redeliver(String organisationId, String callbackId) {
+  public Optional<DeliveryView> redeliver(OrganisationId organisationId, String callbackId) {
     return store.reschedule(organisationId, callbackId, false, clock.instant()).map(this::reenable);
   }
 
   /** Dead letters, most recent first: across organisations, or of one when {@code organisationId} is given. */
-  public List<DeliveryView> dead(String organisationId, int limit) {
+  public List<DeliveryView> dead(OrganisationId organisationId, int limit) {
     return store.dead(organisationId, limit);
   }
 

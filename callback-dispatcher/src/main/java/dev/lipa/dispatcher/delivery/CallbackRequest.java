@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.delivery;
 
+import dev.lipa.common.ids.OrganisationId;
 import java.util.Objects;
 
 /**
@@ -11,11 +12,11 @@ import java.util.Objects;
  * @param eventId the Kafka event that asked for it, kept for tracing
  */
 public record CallbackRequest(
-    String organisationId, String requestId, String callbackId, String url, String body, String kind,
+    OrganisationId organisationId, String requestId, String callbackId, String url, String body, String kind,
     String eventId) {
 
   public CallbackRequest {
-    requireText("organisationId", organisationId);
+    requireText("organisationId", organisationId == null ? null : organisationId.value());
     requireText("callbackId", callbackId);
     requireText("url", url);
     requireText("body", body);

@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.delivery;
 
+import dev.lipa.common.ids.OrganisationId;
 import java.util.Map;
 
 /**
@@ -13,7 +14,7 @@ public interface CallbackSigner {
    * The headers to add to this attempt. Called once per attempt, right before sending, so a timestamp in a
    * signature is fresh on every retry while {@code callbackId} (the webhook-id) stays the same.
    */
-  Map<String, String> headers(String organisationId, String callbackId, String body);
+  Map<String, String> headers(OrganisationId organisationId, String callbackId, String body);
 
   /** Until signing secrets exist, callbacks go out unsigned. */
   static CallbackSigner unsigned() {

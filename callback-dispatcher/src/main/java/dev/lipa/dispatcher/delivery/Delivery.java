@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.delivery;
 
+import dev.lipa.common.ids.OrganisationId;
 import java.time.Instant;
 
 /**
@@ -12,7 +13,7 @@ import java.time.Instant;
  * @param leaseToken identifies the claim that holds the lease; the result of an attempt is written only under it
  */
 public record Delivery(
-    String callbackId, String organisationId, String requestId, String url, String body, String kind,
+    String callbackId, OrganisationId organisationId, String requestId, String url, String body, String kind,
     DeliveryStatus status, int attempts, int roundAttempts, String leaseToken) {
 
   static final String SCHEDULE_EXHAUSTED = "retry schedule exhausted";

@@ -7,6 +7,7 @@ import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
+import dev.lipa.common.ids.OrganisationId;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
@@ -32,9 +33,10 @@ class DeliveryLogStore {
   }
 
   /** The callbacks of one organisation for one requestId, oldest first, with their attempt logs. */
-  List<DeliveryView> forRequest(String organisationId, String requestId) {
+  List<DeliveryView> forRequest(OrganisationId organisationId, String requestId) {
     List<DeliveryView> views = new ArrayList<>();
-    deliveries.find(Filters.and(Filters.eq("organisationId", organisationId), Filters.eq("requestId", requestId)))
+    deliveries.find(Filters.and(Filters.eq("organisationId", organisationId.value()),
+            Filters.eq("requestId", requestId)))
         .sort(Sorts.ascending("createdAt"))
         .forEach(doc -> views.add(toView(doc)));
     return views;
@@ -48,11 +50,11 @@ class DeliveryLogStore {
    * @param onlyIfDead true for an operator's replay of a dead letter
    * @return the rescheduled callback, empty when no callback matches
    */
-  Optional<DeliveryView> reschedule(String organisationId, String callbackId, boolean onlyIfDead,
+  Optional<DeliveryView> reschedule(OrganisationId organisationId, String callbackId, boolean onlyIfDead,
       Instant now) {
     Document filter = DeliveryStore.byId(callbackId);
     if (organisationId != null) {
-      filter.append("organisationId", organisationId);
+      filter.append("organisationId", organisationId.value());
     }
     if (onlyIfDead) {
       filter.append("status", DeliveryStatus.DEAD.name());
@@ -81,10 +83,10 @@ class DeliveryLogStore {
    * Dead letters for operators, most recent first: across organisations, or of one when {@code organisationId} is
    * given.
    */
-  List<DeliveryView> dead(String organisationId, int limit) {
+  List<DeliveryView> dead(OrganisationId organisationId, int limit) {
     Bson filter = Filters.eq("status", DeliveryStatus.DEAD.name());
     if (organisationId != null) {
-      filter = Filters.and(filter, Filters.eq("organisationId", organisationId));
+      filter = Filters.and(filter, Filters.eq("organisationId", organisationId.value()));
     }
     List<DeliveryView> views = new ArrayList<>();
     deliveries.find(filter).sort(Sorts.descending("deadAt")).limit(limit).forEach(doc -> views.add(toView(doc)));
@@ -98,8 +100,9 @@ class DeliveryLogStore {
           entry.getInteger("statusCode"), number(entry.get("latencyMs")), entry.getString("error"),
           entry.getString("response")));
     }
-    return new DeliveryView(doc.getString("_id"), doc.getString("organisationId"), doc.getString("requestId"),
-        doc.getString("kind"), doc.getString("url"), DeliveryStatus.valueOf(doc.getString("status")),
+    return new DeliveryView(doc.getString("_id"), OrganisationId.of(doc.getString("organisationId")),
+        doc.getString("requestId"), doc.getString("kind"), doc.getString("url"),
+        DeliveryStatus.valueOf(doc.getString("status")),
         doc.getInteger("attempts", 0), instant(doc.getDate("createdAt")),
         DeliveryStatus.PENDING.name().equals(doc.getString("status")) ? instant(doc.getDate("nextAttemptAt")) : null,
         instant(doc.getDate("deliveredAt")), instant(doc.getDate("deadAt")), doc.getString("deadReason"), log);

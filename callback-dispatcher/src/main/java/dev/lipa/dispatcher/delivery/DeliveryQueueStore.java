@@ -8,6 +8,7 @@ import com.mongodb.client.model.PushOptions;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.dispatcher.delivery.DeliveryStore.Lease;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -171,8 +172,8 @@ class DeliveryQueueStore {
   }
 
   private static Delivery toDelivery(Document doc) {
-    return new Delivery(doc.getString("_id"), doc.getString("organisationId"), doc.getString("requestId"),
-        doc.getString("url"), doc.getString("body"), doc.getString("kind"),
+    return new Delivery(doc.getString("_id"), OrganisationId.of(doc.getString("organisationId")),
+        doc.getString("requestId"), doc.getString("url"), doc.getString("body"), doc.getString("kind"),
         DeliveryStatus.valueOf(doc.getString("status")), doc.getInteger("attempts", 0),
         doc.getInteger("roundAttempts", doc.getInteger("attempts", 0)), doc.getString("leaseToken"));
   }

@@ -103,7 +103,7 @@ class DeliveryStore {
   }
 
   private static Document ownerFilter(CallbackRequest request) {
-    return byId(request.callbackId()).append("organisationId", request.organisationId());
+    return byId(request.callbackId()).append("organisationId", request.organisationId().value());
   }
 
   private static Bson onInsert(Intake intake) {

@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.delivery;
 
+import dev.lipa.common.ids.OrganisationId;
 import java.time.Instant;
 import java.util.List;
 
@@ -10,7 +11,7 @@ import java.util.List;
  * @param deadReason why it is DEAD; null otherwise
  */
 public record DeliveryView(
-    String callbackId, String organisationId, String requestId, String kind, String url, DeliveryStatus status,
+    String callbackId, OrganisationId organisationId, String requestId, String kind, String url, DeliveryStatus status,
     int attempts, Instant createdAt, Instant nextAttemptAt, Instant deliveredAt, Instant deadAt, String deadReason,
     List<Attempt> attemptLog) {
 }

@@ -4,6 +4,7 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.ReplaceOptions;
+import dev.lipa.common.ids.OrganisationId;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,22 +40,22 @@ public class DisabledEndpoints {
     refresh();
   }
 
-  public boolean isDisabled(String organisationId, String url) {
+  public boolean isDisabled(OrganisationId organisationId, String url) {
     return disabled.contains(key(organisationId, url));
   }
 
   /** Stops callbacks to this URL of this organisation. */
-  public void disable(String organisationId, String url, String callbackId) {
+  public void disable(OrganisationId organisationId, String url, String callbackId) {
     String key = key(organisationId, url);
     endpoints.replaceOne(Filters.eq("_id", key),
-        new Document("_id", key).append("organisationId", organisationId).append("url", url)
+        new Document("_id", key).append("organisationId", organisationId.value()).append("url", url)
             .append("disabledAt", Date.from(clock.instant())).append("byCallbackId", callbackId),
         new ReplaceOptions().upsert(true));
     disabled.add(key);
   }
 
   /** Lets callbacks go to this URL again; true when it was disabled. */
-  public boolean enable(String organisationId, String url) {
+  public boolean enable(OrganisationId organisationId, String url) {
     String key = key(organisationId, url);
     boolean wasDisabled = disabled.remove(key);
     return endpoints.deleteOne(Filters.eq("_id", key)).getDeletedCount() > 0 || wasDisabled;
@@ -74,7 +75,7 @@ public class DisabledEndpoints {
     refreshedAt = clock.instant();
   }
 
-  private static String key(String organisationId, String url) {
-    return organisationId + " " + url;
+  private static String key(OrganisationId organisationId, String url) {
+    return organisationId.value() + " " + url;
   }
 }

@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.intake;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.kafka.UnprocessableRecordException;
 import dev.lipa.dispatcher.delivery.CallbackRequest;
 import java.util.Optional;
@@ -44,7 +45,10 @@ final class CallbackRequestReader {
       throw new MalformedCallbackRequest("data.body must be a JSON object");
     }
     try {
-      return Optional.of(new CallbackRequest(text(envelope, "organisationId"), text(data, "requestId"),
+      String organisationId = text(envelope, "organisationId");
+      return Optional.of(new CallbackRequest(
+          organisationId == null || organisationId.isEmpty() ? null : OrganisationId.of(organisationId),
+          text(data, "requestId"),
           text(data, "callbackId"), text(data, "url"),
           // written back in the order received, with decimals as they were (read as BigDecimal, written plainly)
           json.writeValueAsString(body), text(data, "kind"), text(envelope, "eventId")));

@@ -1,6 +1,7 @@
 package dev.lipa.dispatcher.signing;
 
 import dev.lipa.common.crypto.SecretUnreadableException;
+import dev.lipa.common.ids.OrganisationId;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.Base64;
@@ -29,7 +30,7 @@ final class LegacySecretCipher {
   }
 
   /** The secret of a value in an earlier form, or empty when the value is in neither. */
-  Optional<String> open(String organisationId, String stored) {
+  Optional<String> open(OrganisationId organisationId, String stored) {
     if (stored.startsWith(PLAIN)) {
       return Optional.of(stored.substring(PLAIN.length()));
     }
@@ -44,7 +45,7 @@ final class LegacySecretCipher {
       byte[] all = Base64.getDecoder().decode(stored.substring(ENCRYPTED.length()));
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
       cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(128, all, 0, IV_BYTES));
-      cipher.updateAAD(organisationId.getBytes(StandardCharsets.UTF_8));
+      cipher.updateAAD(organisationId.value().getBytes(StandardCharsets.UTF_8));
       return Optional.of(new String(cipher.doFinal(all, IV_BYTES, all.length - IV_BYTES), StandardCharsets.UTF_8));
     } catch (AEADBadTagException | IllegalArgumentException e) {
       throw new SecretUnreadableException("a signing secret in the earlier encrypted form does not open (wrong "

@@ -9,6 +9,7 @@ import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
 import dev.lipa.common.crypto.SealedRecords;
 import dev.lipa.common.crypto.SecretEnvelope;
+import dev.lipa.common.ids.OrganisationId;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
@@ -41,12 +42,12 @@ class SigningSecretStore implements SealedRecords {
   }
 
   /** The stored form of an organisation's secret. */
-  String seal(String organisationId, String secret) {
+  String seal(OrganisationId organisationId, String secret) {
     return envelope.seal(secret, context(organisationId));
   }
 
   /** The secret a stored value holds, whichever version stored it. */
-  String open(String organisationId, String stored) {
+  String open(OrganisationId organisationId, String stored) {
     if (SecretEnvelope.isStoredForm(stored)) {
       return envelope.open(stored, context(organisationId));
     }
@@ -66,30 +67,31 @@ class SigningSecretStore implements SealedRecords {
 
   @Override
   public String context(Document document) {
-    return context(document.getString("_id"));
+    return context(OrganisationId.of(document.getString("_id")));
   }
 
   @Override
   public Optional<String> openLegacy(Document document, String field, String value) {
-    return legacy.open(document.getString("_id"), value);
+    return legacy.open(OrganisationId.of(document.getString("_id")), value);
   }
 
-  private static String context(String organisationId) {
-    return COLLECTION + ":" + organisationId;
+  private static String context(OrganisationId organisationId) {
+    return COLLECTION + ":" + organisationId.value();
   }
 
   /** What is stored for an organisation. */
-  record Stored(String organisationId, String current, Instant createdAt, boolean revealed, String previous,
+  record Stored(OrganisationId organisationId, String current, Instant createdAt, boolean revealed, String previous,
       Instant previousExpiresAt) {
   }
 
-  Optional<Stored> find(String organisationId) {
-    return Optional.ofNullable(secrets.find(Filters.eq("_id", organisationId)).first()).map(SigningSecretStore::read);
+  Optional<Stored> find(OrganisationId organisationId) {
+    return Optional.ofNullable(secrets.find(Filters.eq("_id", organisationId.value())).first())
+        .map(SigningSecretStore::read);
   }
 
   /** Stores a first secret unless the organisation has one; returns what is stored afterwards either way. */
-  Stored createIfAbsent(String organisationId, String sealed, Instant now, boolean revealed) {
-    Document doc = secrets.findOneAndUpdate(Filters.eq("_id", organisationId),
+  Stored createIfAbsent(OrganisationId organisationId, String sealed, Instant now, boolean revealed) {
+    Document doc = secrets.findOneAndUpdate(Filters.eq("_id", organisationId.value()),
         Updates.combine(
             Updates.setOnInsert("current", sealed),
             Updates.setOnInsert("createdAt", Date.from(now)),
@@ -105,14 +107,14 @@ class SigningSecretStore implements SealedRecords {
    * @param previous the secret that keeps signing until {@code previousExpiresAt}, null for none
    * @return false when another rotation came first
    */
-  boolean replace(String organisationId, String expectedCurrent, String sealed, Instant now, String previous,
+  boolean replace(OrganisationId organisationId, String expectedCurrent, String sealed, Instant now, String previous,
       Instant previousExpiresAt) {
     Bson previousUpdate = previous == null
         ? Updates.combine(Updates.unset("previous"), Updates.unset("previousExpiresAt"))
         : Updates.combine(Updates.set("previous", previous),
             Updates.set("previousExpiresAt", Date.from(previousExpiresAt)));
     // one plain document, not Filters.and: the embedded store uses the _id index only for a top-level _id
-    return secrets.updateOne(new Document("_id", organisationId).append("current", expectedCurrent),
+    return secrets.updateOne(new Document("_id", organisationId.value()).append("current", expectedCurrent),
         Updates.combine(Updates.set("current", sealed), Updates.set("createdAt", Date.from(now)),
             Updates.set("revealed", true), previousUpdate),
         new UpdateOptions()).getMatchedCount() == 1;
@@ -120,8 +122,8 @@ class SigningSecretStore implements SealedRecords {
 
   private static Stored read(Document doc) {
     Date previousExpiresAt = doc.getDate("previousExpiresAt");
-    return new Stored(doc.getString("_id"), doc.getString("current"), doc.getDate("createdAt").toInstant(),
-        doc.getBoolean("revealed", false), doc.getString("previous"),
+    return new Stored(OrganisationId.of(doc.getString("_id")), doc.getString("current"),
+        doc.getDate("createdAt").toInstant(), doc.getBoolean("revealed", false), doc.getString("previous"),
         previousExpiresAt == null ? null : previousExpiresAt.toInstant());
   }
 }

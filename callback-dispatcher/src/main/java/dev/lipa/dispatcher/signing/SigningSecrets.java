@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.signing;
 
+import dev.lipa.common.ids.OrganisationId;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -26,7 +27,7 @@ public class SigningSecrets {
   private final SigningProperties properties;
   private final Clock clock;
   private final SecureRandom random = new SecureRandom();
-  private final Map<String, CachedKeys> cache = new ConcurrentHashMap<>();
+  private final Map<OrganisationId, CachedKeys> cache = new ConcurrentHashMap<>();
 
   SigningSecrets(SigningSecretStore store, SigningProperties properties, Clock clock) {
     this.store = store;
@@ -43,7 +44,7 @@ public class SigningSecrets {
   }
 
   /** Issues the organisation's first secret, or rotates to a new one; the only time a secret is shown. */
-  public IssuedSecret issue(String organisationId) {
+  public IssuedSecret issue(OrganisationId organisationId) {
     for (int tries = 0; tries < 5; tries++) {
       Instant now = clock.instant();
       String secret = WebhookSignature.newSecret(random);
@@ -80,7 +81,7 @@ public class SigningSecrets {
     throw new IllegalStateException("signing secret of " + organisationId + " changed concurrently too often");
   }
 
-  public Optional<SecretMetadata> metadata(String organisationId) {
+  public Optional<SecretMetadata> metadata(OrganisationId organisationId) {
     Instant now = clock.instant();
     return store.find(organisationId).map(stored -> new SecretMetadata(stored.createdAt(), stored.revealed(),
         stored.previousExpiresAt() != null && stored.previousExpiresAt().isAfter(now)
@@ -91,7 +92,7 @@ public class SigningSecrets {
    * The HMAC keys a callback of this organisation is signed with right now: the current one first, then the previous
    * one while its rotation window lasts. Creates a first secret when there is none.
    */
-  List<byte[]> keys(String organisationId) {
+  List<byte[]> keys(OrganisationId organisationId) {
     Instant now = clock.instant();
     CachedKeys cached = cache.get(organisationId);
     if (cached == null || !now.isBefore(cached.loadedAt().plus(properties.cacheTtl()))) {
@@ -106,7 +107,7 @@ public class SigningSecrets {
     return keys;
   }
 
-  private CachedKeys load(String organisationId, Instant now) {
+  private CachedKeys load(OrganisationId organisationId, Instant now) {
     SigningSecretStore.Stored stored = store.find(organisationId).orElseGet(() -> {
       String secret = WebhookSignature.newSecret(random);
       return store.createIfAbsent(organisationId, store.seal(organisationId, secret), now, false);

@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.signing;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.dispatcher.delivery.CallbackSigner;
 import java.time.Clock;
 import java.util.Map;
@@ -23,7 +24,7 @@ class StandardWebhooksSigner implements CallbackSigner {
   }
 
   @Override
-  public Map<String, String> headers(String organisationId, String callbackId, String body) {
+  public Map<String, String> headers(OrganisationId organisationId, String callbackId, String body) {
     long timestamp = clock.instant().getEpochSecond();
     StringJoiner signatures = new StringJoiner(" ");
     for (byte[] key : secrets.keys(organisationId)) {

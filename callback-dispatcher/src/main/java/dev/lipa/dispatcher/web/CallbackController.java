@@ -40,7 +40,7 @@ class CallbackController {
     if (requestId.length() > MAX_ID_LENGTH) {
       throw ValidationException.of("requestId", "requestId must be at most " + MAX_ID_LENGTH + " characters");
     }
-    List<CallbackLog> callbacks = deliveries.forRequest(Caller.organisationId(request), requestId).stream()
+    List<CallbackLog> callbacks = deliveries.forRequest(Caller.organisation(request), requestId).stream()
         .map(CallbackLog::of).toList();
     return Envelope.ok("Callbacks fetched", callbacks);
   }
@@ -49,7 +49,7 @@ class CallbackController {
   @PostMapping("/{callbackId}/redeliver")
   ResponseEntity<Envelope<CallbackLog>> redeliver(@PathVariable String callbackId, HttpServletRequest request) {
     DeliveryView view = (callbackId.length() > MAX_ID_LENGTH ? Optional.<DeliveryView>empty()
-        : deliveries.redeliver(Caller.organisationId(request), callbackId))
+        : deliveries.redeliver(Caller.organisation(request), callbackId))
         .orElseThrow(() -> ApiException.notFound("callback not found"));
     return ResponseEntity.status(HttpStatus.ACCEPTED)
         .body(Envelope.of(HttpStatus.ACCEPTED, "Redelivery scheduled", CallbackLog.of(view)));

@@ -25,8 +25,8 @@ record CallbackLog(String callbackId, String requestId, String organisationId, S
   }
 
   static CallbackLog of(DeliveryView view) {
-    return new CallbackLog(view.callbackId(), view.requestId(), view.organisationId(), view.kind(), view.url(),
-        view.status().name(), view.attempts(), view.createdAt(), view.nextAttemptAt(), view.deliveredAt(),
-        view.deadAt(), view.deadReason(), view.attemptLog().stream().map(AttemptLog::of).toList());
+    return new CallbackLog(view.callbackId(), view.requestId(), view.organisationId().value(), view.kind(),
+        view.url(), view.status().name(), view.attempts(), view.createdAt(), view.nextAttemptAt(),
+        view.deliveredAt(), view.deadAt(), view.deadReason(), view.attemptLog().stream().map(AttemptLog::of).toList());
   }
 }

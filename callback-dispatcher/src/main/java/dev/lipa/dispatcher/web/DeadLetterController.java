@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.web;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.common.web.ValidationException;
@@ -40,7 +41,8 @@ class DeadLetterController {
     if (size < 1 || size > MAX_LIMIT) {
       throw ValidationException.of("limit", "limit must be between 1 and " + MAX_LIMIT);
     }
-    String organisation = organisationId == null || organisationId.isBlank() ? null : organisationId;
+    OrganisationId organisation = organisationId == null || organisationId.isBlank() ? null
+        : OrganisationId.of(organisationId);
     return Envelope.ok("Dead callbacks fetched",
         deliveries.dead(organisation, size).stream().map(CallbackLog::of).toList());
   }

@@ -28,7 +28,7 @@ class SigningSecretController {
   /** Issues the first secret or rotates; the response is the only place the secret is ever shown. */
   @PostMapping
   ResponseEntity<Envelope<IssuedSecret>> issue(HttpServletRequest request) {
-    IssuedSecret issued = secrets.issue(Caller.organisationId(request));
+    IssuedSecret issued = secrets.issue(Caller.organisation(request));
     return ResponseEntity.status(HttpStatus.CREATED)
         .header("Cache-Control", "no-store")
         .body(Envelope.created("Signing secret issued; store it now, it is not shown again", issued));
@@ -37,7 +37,7 @@ class SigningSecretController {
   /** When the secret was issued and when a rotation window ends; never the secret. */
   @GetMapping
   Envelope<SecretMetadata> metadata(HttpServletRequest request) {
-    return Envelope.ok("Signing secret metadata", secrets.metadata(Caller.organisationId(request))
+    return Envelope.ok("Signing secret metadata", secrets.metadata(Caller.organisation(request))
         .orElseThrow(() -> ApiException.notFound(
             "no signing secret yet; POST /api/v1/callbacks/signing-secret issues one")));
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.lipa.common.callbacks.CallbackUrlGuard;
+import dev.lipa.common.ids.OrganisationId;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -53,8 +54,8 @@ class CallbackSenderIntegrationTests {
   }
 
   private static Delivery to(String url) {
-    return new Delivery("cb-" + url.hashCode(), "org-1", "req-1", url, "{}", "stk", DeliveryStatus.PENDING, 0, 0,
-        "lease");
+    return new Delivery("cb-" + url.hashCode(), OrganisationId.of("org-1"), "req-1", url, "{}", "stk",
+        DeliveryStatus.PENDING, 0, 0, "lease");
   }
 
   private static int port() {

@@ -9,6 +9,7 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.event.CommandListener;
 import com.mongodb.event.CommandStartedEvent;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.testsupport.SharedInfra;
 import dev.lipa.dispatcher.delivery.DeliveryStore.Intake;
 import dev.lipa.dispatcher.delivery.DeliveryStore.Lease;
@@ -73,14 +74,14 @@ class DeliveryStoreIntegrationTests {
     return deliveries().find(new Document("_id", callbackId)).first();
   }
 
-  private static CallbackRequest request(String organisationId) {
+  private static CallbackRequest request(OrganisationId organisationId) {
     String requestId = UUID.randomUUID().toString();
     return new CallbackRequest(organisationId, requestId, UUID.randomUUID().toString(),
         "http://127.0.0.1:9/callbacks", "{\"requestId\":\"" + requestId + "\"}", "stk", UUID.randomUUID().toString());
   }
 
   private static CallbackRequest request() {
-    return request(UUID.randomUUID().toString());
+    return request(OrganisationId.of(UUID.randomUUID().toString()));
   }
 
   private static Lease lease(Instant until) {
@@ -113,7 +114,7 @@ class DeliveryStoreIntegrationTests {
       assertThat(stored.getString("leaseToken")).isEqualTo(lease.token());
       assertThat(stored.getDate("leaseUntil").toInstant()).isEqualTo(lease.until());
       assertThat(stored.getInteger("attempts")).isZero();
-      assertThat(stored.getString("organisationId")).isEqualTo(request.organisationId());
+      assertThat(stored.getString("organisationId")).isEqualTo(request.organisationId().value());
       assertThat(stored.getString("body")).isEqualTo(request.body());
     }
 
@@ -183,7 +184,7 @@ class DeliveryStoreIntegrationTests {
     void refusesACallbackIdOfAnotherOrganisationAndStoresTheRestOfThePoll() {
       CallbackRequest taken = request();
       store.insertAll(List.of(new Intake(taken, NOW, NOW, null)));
-      CallbackRequest stranger = new CallbackRequest(UUID.randomUUID().toString(), taken.requestId(),
+      CallbackRequest stranger = new CallbackRequest(OrganisationId.of(UUID.randomUUID().toString()), taken.requestId(),
           taken.callbackId(), taken.url(), "{\"other\":true}", "stk", UUID.randomUUID().toString());
       CallbackRequest next = request();
 
@@ -191,7 +192,7 @@ class DeliveryStoreIntegrationTests {
           new Intake(next, NOW, NOW, null)));
 
       assertThat(stored).containsExactly(Stored.CONFLICT, Stored.CREATED);
-      assertThat(delivery(taken.callbackId()).getString("organisationId")).isEqualTo(taken.organisationId());
+      assertThat(delivery(taken.callbackId()).getString("organisationId")).isEqualTo(taken.organisationId().value());
       assertThat(delivery(next.callbackId())).isNotNull();
     }
 

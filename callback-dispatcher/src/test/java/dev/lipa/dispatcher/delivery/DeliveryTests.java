@@ -3,6 +3,7 @@ package dev.lipa.dispatcher.delivery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lipa.common.ids.OrganisationId;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class DeliveryTests {
 
+  private static final OrganisationId ORG = OrganisationId.of("org-1");
   private static final Instant STARTED = Instant.parse("2026-01-15T09:00:00Z");
   private static final Instant ENDED = STARTED.plusMillis(120);
   private final RetrySchedule schedule =
@@ -22,8 +24,8 @@ class DeliveryTests {
   }
 
   private static Delivery pending(int attemptsMade, int inThisRound) {
-    return new Delivery("cb-1", "org-1", "req-1", "https://merchant.example/cb", "{}", "stk",
-        DeliveryStatus.PENDING, attemptsMade, inThisRound, "lease-1");
+    return new Delivery("cb-1", ORG, "req-1", "https://merchant.example/cb", "{}", "stk", DeliveryStatus.PENDING,
+        attemptsMade, inThisRound, "lease-1");
   }
 
   @Test
@@ -143,7 +145,7 @@ class DeliveryTests {
 
   @Test
   void refusesAnAttemptOnADeliveryThatIsNoLongerPending() {
-    Delivery delivered = new Delivery("cb-1", "org-1", "req-1", "https://merchant.example/cb", "{}", "stk",
+    Delivery delivered = new Delivery("cb-1", ORG, "req-1", "https://merchant.example/cb", "{}", "stk",
         DeliveryStatus.DELIVERED, 1, 1, null);
 
     assertThatThrownBy(() -> delivered.afterAttempt(AttemptOutcome.answered(200, 1, null), STARTED, ENDED, schedule))

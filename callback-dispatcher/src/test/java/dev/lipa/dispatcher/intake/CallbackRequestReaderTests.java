@@ -3,6 +3,7 @@ package dev.lipa.dispatcher.intake;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.dispatcher.delivery.CallbackRequest;
 import dev.lipa.dispatcher.intake.CallbackRequestReader.MalformedCallbackRequest;
 import java.util.stream.Stream;
@@ -39,7 +40,7 @@ class CallbackRequestReaderTests {
             + "\"body\":" + BODY + "}")).orElseThrow();
 
     assertThat(request).isEqualTo(
-        new CallbackRequest("org-1", "r-1", "cb-1", "https://m.example/cb", BODY, "stk", "e-1"));
+        new CallbackRequest(OrganisationId.of("org-1"), "r-1", "cb-1", "https://m.example/cb", BODY, "stk", "e-1"));
   }
 
   @Test

@@ -10,6 +10,7 @@ import dev.lipa.common.crypto.MasterKeyRing;
 import dev.lipa.common.crypto.SecretEnvelope;
 import dev.lipa.common.crypto.SecretRewrap;
 import dev.lipa.common.crypto.SecretUnreadableException;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.testsupport.SharedInfra;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +39,7 @@ class SigningSecretsAtRestIntegrationTests {
 
   private static MongoClient mongo;
   private String database;
-  private final String organisation = UUID.randomUUID().toString();
+  private final OrganisationId organisation = OrganisationId.of(UUID.randomUUID().toString());
 
   @BeforeAll
   static void connect() {
@@ -72,7 +73,7 @@ class SigningSecretsAtRestIntegrationTests {
   }
 
   Document stored() {
-    return raw().find(new Document("_id", organisation)).first();
+    return raw().find(new Document("_id", organisation.value())).first();
   }
 
   /** A secret as an earlier version encrypted it: {@code v1:} and AES-256-GCM under its key, the organisation as AAD. */
@@ -81,7 +82,7 @@ class SigningSecretsAtRestIntegrationTests {
     new SecureRandom().nextBytes(iv);
     Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
     cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(LEGACY_KEY, "AES"), new GCMParameterSpec(128, iv));
-    cipher.updateAAD(organisation.getBytes(StandardCharsets.UTF_8));
+    cipher.updateAAD(organisation.value().getBytes(StandardCharsets.UTF_8));
     byte[] sealed = cipher.doFinal(secret.getBytes(StandardCharsets.UTF_8));
     return "v1:" + Base64.getEncoder().encodeToString(ByteBuffer.allocate(12 + sealed.length).put(iv).put(sealed)
         .array());
@@ -117,7 +118,7 @@ class SigningSecretsAtRestIntegrationTests {
   void readsTheFormsEarlierVersionsStoredAndTheRewrapSealsThemWithoutChangingTheSecrets() throws Exception {
     String current = "whsec_" + Base64.getEncoder().encodeToString("current-secret-of-32-bytes-long!".getBytes());
     String previous = "whsec_" + Base64.getEncoder().encodeToString("previous-secret-of-32-bytes-lon!".getBytes());
-    raw().insertOne(new Document("_id", organisation).append("current", earlierEncrypted(current))
+    raw().insertOne(new Document("_id", organisation.value()).append("current", earlierEncrypted(current))
         .append("previous", "plain:" + previous).append("previousExpiresAt", new Date(System.currentTimeMillis()
             + 3_600_000)).append("createdAt", new Date()).append("revealed", true));
     SigningSecretStore store = store(LEGACY_KEY_TEXT);
@@ -140,8 +141,8 @@ class SigningSecretsAtRestIntegrationTests {
   @Test
   void anEarlierEncryptedSecretWithoutTheEarlierKeyFailsLoudlyAndStaysForALaterRewrap() throws Exception {
     String encrypted = earlierEncrypted("whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=");
-    raw().insertOne(new Document("_id", organisation).append("current", encrypted).append("createdAt", new Date())
-        .append("revealed", true));
+    raw().insertOne(new Document("_id", organisation.value()).append("current", encrypted)
+        .append("createdAt", new Date()).append("revealed", true));
     SigningSecretStore withoutKey = store(null);
 
     assertThatThrownBy(() -> secrets(withoutKey).keys(organisation)).isInstanceOf(SecretUnreadableException.class)
@@ -154,8 +155,8 @@ class SigningSecretsAtRestIntegrationTests {
   void aSealedSecretCopiedToAnotherOrganisationsRecordDoesNotOpen() {
     SigningSecrets secrets = secrets(store(null));
     secrets.issue(organisation);
-    String other = UUID.randomUUID().toString();
-    raw().insertOne(new Document("_id", other).append("current", stored().getString("current"))
+    OrganisationId other = OrganisationId.of(UUID.randomUUID().toString());
+    raw().insertOne(new Document("_id", other.value()).append("current", stored().getString("current"))
         .append("createdAt", new Date()).append("revealed", true));
 
     assertThatThrownBy(() -> secrets.keys(other)).isInstanceOf(SecretUnreadableException.class);

@@ -1,9 +1,10 @@
 package dev.lipa.payouts.deallocation;
 
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.UUID;
 
 /**
  * A movement of funds between a parent organisation and one of its sub-accounts: an allocation (parent to
@@ -13,9 +14,9 @@ import java.util.UUID;
  *
  * @param referenceId the caller's referenceId, or null
  */
-public record Transfer(UUID requestId, Type type, String parentOrganisationId, String subAccountId,
-    String initiatedBy, Currency currency, BigDecimal amount, String referenceId, Status status, Instant createdAt,
-    Instant updatedAt) {
+public record Transfer(RequestId requestId, Type type, OrganisationId parentOrganisationId,
+    OrganisationId subAccountId, OrganisationId initiatedBy, Currency currency, BigDecimal amount, String referenceId,
+    Status status, Instant createdAt, Instant updatedAt) {
 
   /** Which way the money goes. */
   public enum Type { ALLOCATION, DEALLOCATION }
@@ -24,12 +25,12 @@ public record Transfer(UUID requestId, Type type, String parentOrganisationId, S
   public enum Status { PENDING, SUCCESS, FAILED }
 
   /** The organisation whose account pays. */
-  public String payer() {
+  public OrganisationId payer() {
     return type == Type.ALLOCATION ? parentOrganisationId : subAccountId;
   }
 
   /** The organisation whose account receives. */
-  public String payee() {
+  public OrganisationId payee() {
     return type == Type.ALLOCATION ? subAccountId : parentOrganisationId;
   }
 

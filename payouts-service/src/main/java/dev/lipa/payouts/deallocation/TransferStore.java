@@ -10,6 +10,8 @@ import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
 import dev.lipa.common.events.EventEnvelope;
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.outbox.OutboxEvent;
 import dev.lipa.common.outbox.Outboxes;
@@ -79,9 +81,9 @@ public class TransferStore {
   void insert(Transfer transfer, RequestIdentity identity, String claimant, Instant claimedUntil) {
     Document document = new Document(ID, transfer.requestId().toString())
         .append("type", transfer.type().name())
-        .append("parentOrganisationId", transfer.parentOrganisationId())
-        .append("subAccountId", transfer.subAccountId())
-        .append(INITIATED_BY, transfer.initiatedBy())
+        .append("parentOrganisationId", transfer.parentOrganisationId().value())
+        .append("subAccountId", transfer.subAccountId().value())
+        .append(INITIATED_BY, transfer.initiatedBy().value())
         .append("currency", transfer.currency().name())
         .append("amount", new Decimal128(transfer.amount()))
         .append(STATUS, transfer.status().name())
@@ -96,9 +98,9 @@ public class TransferStore {
   }
 
   /** One transfer the caller initiated. */
-  Optional<Transfer> find(String initiatedBy, UUID requestId) {
+  Optional<Transfer> find(OrganisationId initiatedBy, RequestId requestId) {
     return Optional.ofNullable(collection.find(Filters.and(Filters.eq(ID, requestId.toString()),
-        Filters.eq(INITIATED_BY, initiatedBy))).projection(readable()).first()).map(TransferStore::read);
+        Filters.eq(INITIATED_BY, initiatedBy.value()))).projection(readable()).first()).map(TransferStore::read);
   }
 
   /**
@@ -110,9 +112,9 @@ public class TransferStore {
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("requestId", transfer.requestId().toString());
     data.put("referenceId", transfer.referenceId());
-    data.put("parentOrganisationId", transfer.parentOrganisationId());
-    data.put("subAccountId", transfer.subAccountId());
-    data.put("initiatedBy", transfer.initiatedBy());
+    data.put("parentOrganisationId", transfer.parentOrganisationId().value());
+    data.put("subAccountId", transfer.subAccountId().value());
+    data.put("initiatedBy", transfer.initiatedBy().value());
     data.put("amount", transfer.amount());
     data.put("currency", transfer.currency().name());
     data.put("status", transfer.status().name());
@@ -120,7 +122,7 @@ public class TransferStore {
         + (transfer.status() == Transfer.Status.SUCCESS ? "succeeded" : "failed");
     // the event belongs to the paying organisation's stream; the data names both sides
     EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), type, 1, clock.instant(),
-        transfer.payer(), data);
+        transfer.payer().value(), data);
     return outbox.update(claimed(transfer, claimant),
         Updates.combine(Updates.set(STATUS, transfer.status().name()),
             Updates.set("updatedAt", Date.from(transfer.updatedAt())), Claims.released()),
@@ -136,16 +138,16 @@ public class TransferStore {
   }
 
   /** The de-allocations of one sub-account, newest first. */
-  List<Transfer> deallocationsOf(String subAccountId) {
-    return collection.find(Filters.and(Filters.eq("subAccountId", subAccountId),
+  List<Transfer> deallocationsOf(OrganisationId subAccountId) {
+    return collection.find(Filters.and(Filters.eq("subAccountId", subAccountId.value()),
             Filters.eq("type", Transfer.Type.DEALLOCATION.name())))
         .projection(readable())
         .sort(Sorts.descending("createdAt")).map(TransferStore::read).into(new ArrayList<>());
   }
 
   /** The de-allocations of every sub-account of one parent, newest first. */
-  List<Transfer> deallocationsUnder(String parentOrganisationId) {
-    return collection.find(Filters.and(Filters.eq("parentOrganisationId", parentOrganisationId),
+  List<Transfer> deallocationsUnder(OrganisationId parentOrganisationId) {
+    return collection.find(Filters.and(Filters.eq("parentOrganisationId", parentOrganisationId.value()),
             Filters.eq("type", Transfer.Type.DEALLOCATION.name())))
         .projection(readable())
         .sort(Sorts.descending("createdAt")).map(TransferStore::read).into(new ArrayList<>());
@@ -171,8 +173,9 @@ public class TransferStore {
 
   private static Transfer read(Document d) {
     Object amount = d.get("amount");
-    return new Transfer(UUID.fromString(d.getString(ID)), Transfer.Type.valueOf(d.getString("type")),
-        d.getString("parentOrganisationId"), d.getString("subAccountId"), d.getString(INITIATED_BY),
+    return new Transfer(RequestId.of(UUID.fromString(d.getString(ID))), Transfer.Type.valueOf(d.getString("type")),
+        OrganisationId.of(d.getString("parentOrganisationId")), OrganisationId.of(d.getString("subAccountId")),
+        OrganisationId.of(d.getString(INITIATED_BY)),
         Currency.valueOf(d.getString("currency")),
         amount instanceof Decimal128 dec ? dec.bigDecimalValue() : new BigDecimal(amount.toString()),
         RequestKeys.referenceId(d), Transfer.Status.valueOf(d.getString(STATUS)), d.getDate("createdAt").toInstant(),

@@ -1,5 +1,7 @@
 package dev.lipa.payouts.deallocation;
 
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.payouts.PayoutsProperties;
 import dev.lipa.payouts.ledger.InsufficientBalanceException;
 import dev.lipa.payouts.ledger.Ledger;
@@ -64,11 +66,12 @@ public class Transfers implements AutoCloseable {
    * @throws RequestConflictException when the referenceId or key was used with another body, or its first request is
    *     still running
    */
-  public OnceOnly.Result<Transfer> execute(Transfer.Type type, String parentOrganisationId, String subAccountId,
+  public OnceOnly.Result<Transfer> execute(Transfer.Type type, OrganisationId parentOrganisationId,
+      OrganisationId subAccountId,
       Currency currency, BigDecimal amount, RequestIdentity identity) {
     return OnceOnly.run(identity, store::findRepeat, t -> t.status() == Transfer.Status.PENDING, () -> {
       Instant now = now();
-      Transfer transfer = new Transfer(UUID.randomUUID(), type, parentOrganisationId, subAccountId,
+      Transfer transfer = new Transfer(RequestId.random(), type, parentOrganisationId, subAccountId,
           identity.organisationId(), currency, amount, identity.referenceId(), Transfer.Status.PENDING, now, now);
       String claimant = UUID.randomUUID().toString();
       store.insert(transfer, identity, claimant, now.plus(CLAIM));
@@ -97,11 +100,11 @@ public class Transfers implements AutoCloseable {
     return done;
   }
 
-  public List<Transfer> deallocationsOf(String subAccountId) {
+  public List<Transfer> deallocationsOf(OrganisationId subAccountId) {
     return store.deallocationsOf(subAccountId);
   }
 
-  public List<Transfer> deallocationsUnder(String parentOrganisationId) {
+  public List<Transfer> deallocationsUnder(OrganisationId parentOrganisationId) {
     return store.deallocationsUnder(parentOrganisationId);
   }
 

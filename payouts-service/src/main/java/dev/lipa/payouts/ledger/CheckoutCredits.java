@@ -1,6 +1,7 @@
 package dev.lipa.payouts.ledger;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.kafka.RecordBatches;
 import dev.lipa.common.kafka.RecordJson;
 import dev.lipa.common.json.Money;
@@ -99,8 +100,8 @@ class CheckoutCredits {
     String code = data.path("currency").asString("");
     Currency currency = ledgerCurrency(code)
         .orElseThrow(() -> new IllegalArgumentException("no ledger account for currency " + code));
-    return Optional.of(new Movement(organisationId, currency, MovementKind.CREDIT, SUCCEEDED + ":" + sessionId,
-        amount));
+    return Optional.of(new Movement(OrganisationId.of(organisationId), currency, MovementKind.CREDIT,
+        SUCCEEDED + ":" + sessionId, amount));
   }
 
   /** The ledger account a checkout currency is credited to: KES is the ISO code of the ledger's KSH. */

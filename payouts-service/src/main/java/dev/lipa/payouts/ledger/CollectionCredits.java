@@ -1,6 +1,7 @@
 package dev.lipa.payouts.ledger;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.kafka.RecordBatches;
 import dev.lipa.common.kafka.RecordJson;
 import dev.lipa.common.kafka.UnprocessableRecordException;
@@ -108,6 +109,6 @@ class CollectionCredits {
     if (!LedgerStore.storable(amount)) {
       throw new UnprocessableRecordException("amount " + amount + " has more digits than the ledger keeps");
     }
-    return new Movement(organisationId, currency, MovementKind.CREDIT, source, amount);
+    return new Movement(OrganisationId.of(organisationId), currency, MovementKind.CREDIT, source, amount);
   }
 }

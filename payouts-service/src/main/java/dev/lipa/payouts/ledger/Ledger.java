@@ -1,5 +1,7 @@
 package dev.lipa.payouts.ledger;
 
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.payouts.PayoutsProperties;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
@@ -68,17 +70,18 @@ public class Ledger implements AutoCloseable {
    *
    * @throws InsufficientBalanceException when available does not cover the amount; nothing is reserved
    */
-  public void reserve(String organisationId, Currency currency, UUID requestId, BigDecimal amount) {
+  public void reserve(OrganisationId organisationId, Currency currency, RequestId requestId, BigDecimal amount) {
     apply(new Movement(organisationId, currency, MovementKind.RESERVE, requestId.toString(), amount));
   }
 
   /** The payout succeeded: its reservation leaves the account. False when it was settled or released already. */
-  public boolean settle(String organisationId, Currency currency, UUID requestId, BigDecimal amount) {
+  public boolean settle(OrganisationId organisationId, Currency currency, RequestId requestId, BigDecimal amount) {
     return apply(new Movement(organisationId, currency, MovementKind.SETTLE, requestId.toString(), amount));
   }
 
   /** The payout failed: its reservation returns to available. False when it was settled or released already. */
-  public boolean release(String organisationId, Currency currency, UUID requestId, BigDecimal amount) {
+  public boolean release(OrganisationId organisationId, Currency currency, RequestId requestId,
+      BigDecimal amount) {
     return apply(new Movement(organisationId, currency, MovementKind.RELEASE, requestId.toString(), amount));
   }
 
@@ -86,7 +89,7 @@ public class Ledger implements AutoCloseable {
    * Credits a successful collection; {@code sourceId} identifies it (the same source credits once, however often
    * its event is delivered). Returns false for a repeat.
    */
-  public boolean credit(String organisationId, Currency currency, String sourceId, BigDecimal amount) {
+  public boolean credit(OrganisationId organisationId, Currency currency, String sourceId, BigDecimal amount) {
     return apply(new Movement(organisationId, currency, MovementKind.CREDIT, sourceId, amount));
   }
 
@@ -152,7 +155,7 @@ public class Ledger implements AutoCloseable {
    * Adds sandbox money to the account, once per {@code topUpId} (repeating it changes nothing); returns the balance
    * after it.
    */
-  public Balance topUp(String organisationId, Currency currency, String topUpId, BigDecimal amount) {
+  public Balance topUp(OrganisationId organisationId, Currency currency, String topUpId, BigDecimal amount) {
     apply(new Movement(organisationId, currency, MovementKind.TOP_UP, topUpId, amount));
     return balance(organisationId, currency);
   }
@@ -163,17 +166,17 @@ public class Ledger implements AutoCloseable {
    *
    * @throws InsufficientBalanceException when available does not cover the amount
    */
-  public boolean transferOut(String organisationId, Currency currency, String transferId, BigDecimal amount) {
+  public boolean transferOut(OrganisationId organisationId, Currency currency, String transferId, BigDecimal amount) {
     return apply(new Movement(organisationId, currency, MovementKind.TRANSFER_OUT, transferId, amount));
   }
 
   /** The other leg of a transfer: adds the amount to the receiving account. Repeating it changes nothing. */
-  public boolean transferIn(String organisationId, Currency currency, String transferId, BigDecimal amount) {
+  public boolean transferIn(OrganisationId organisationId, Currency currency, String transferId, BigDecimal amount) {
     return apply(new Movement(organisationId, currency, MovementKind.TRANSFER_IN, transferId, amount));
   }
 
   /** The organisation's balance in every currency (accounts not used yet are opened with their float). */
-  public List<Balance> balances(String organisationId) {
+  public List<Balance> balances(OrganisationId organisationId) {
     List<Balance> existing = store.balances(organisationId);
     if (existing.size() < Currency.values().length) {
       Arrays.stream(Currency.values()).filter(c -> existing.stream().noneMatch(b -> b.currency() == c))
@@ -182,7 +185,7 @@ public class Ledger implements AutoCloseable {
     return Arrays.stream(Currency.values()).map(c -> balance(organisationId, c)).toList();
   }
 
-  public Balance balance(String organisationId, Currency currency) {
+  public Balance balance(OrganisationId organisationId, Currency currency) {
     return store.balance(organisationId, currency).orElseGet(() -> {
       open(organisationId, currency);
       return store.balance(organisationId, currency).orElseThrow();
@@ -228,7 +231,7 @@ public class Ledger implements AutoCloseable {
         + " was applied; nothing was applied");
   }
 
-  private void open(String organisationId, Currency currency) {
+  private void open(OrganisationId organisationId, Currency currency) {
     store.open(organisationId, currency, openingFloat.getOrDefault(currency.name(), BigDecimal.ZERO), now());
   }
 
@@ -242,7 +245,7 @@ public class Ledger implements AutoCloseable {
     }
     int released = 0;
     for (Hold hold : store.holdsOlderThan(now.minus(settings.orphanAfter()), REPAIR_BATCH)) {
-      if (!owner.owns(hold.organisationId(), hold.requestId())) {
+      if (!ownedByAPayout(owner, hold)) {
         log.warn("releasing reservation {} of {} {}: no payout owns it", hold.requestId(), hold.organisationId(),
             hold.currency());
         if (apply(new Movement(hold.organisationId(), hold.currency(), MovementKind.RELEASE, hold.requestId(),
@@ -252,6 +255,17 @@ public class Ledger implements AutoCloseable {
       }
     }
     return released;
+  }
+
+  /** A hold's requestId is a payout's (only a reservation holds); text that is no UUID can belong to no payout. */
+  private static boolean ownedByAPayout(ReservationOwners owner, Hold hold) {
+    RequestId requestId;
+    try {
+      requestId = RequestId.of(UUID.fromString(hold.requestId()));
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    return owner.owns(hold.organisationId(), requestId);
   }
 
   private void repairSafely() {

@@ -19,6 +19,7 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.PushOptions;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Updates;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.payouts.ledger.LedgerRules.Condition;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
@@ -63,8 +64,8 @@ final class LedgerAccounts {
     accounts.createIndex(Indexes.ascending(HOLDS + ".at"), new IndexOptions().name("ledger_account_holds"));
   }
 
-  static String accountId(String organisationId, Currency currency) {
-    return organisationId + ":" + currency.name();
+  static String accountId(OrganisationId organisationId, Currency currency) {
+    return organisationId.value() + ":" + currency.name();
   }
 
   /**
@@ -149,9 +150,9 @@ final class LedgerAccounts {
    * Creates the account with its opening float (an {@link MovementKind#OPENING} entry pending when the float is above
    * 0) and returns it; empty when it existed already (the unique {@code _id}: creating it twice changes nothing).
    */
-  Optional<Document> open(String organisationId, Currency currency, BigDecimal openingFloat, Instant now) {
+  Optional<Document> open(OrganisationId organisationId, Currency currency, BigDecimal openingFloat, Instant now) {
     Document account = new Document(ID, accountId(organisationId, currency))
-        .append(ORGANISATION, organisationId)
+        .append(ORGANISATION, organisationId.value())
         .append(CURRENCY, currency.name())
         .append(AVAILABLE, new Decimal128(openingFloat))
         .append(RESERVED, new Decimal128(BigDecimal.ZERO))
@@ -178,14 +179,14 @@ final class LedgerAccounts {
     }
   }
 
-  Optional<Balance> balance(String organisationId, Currency currency) {
+  Optional<Balance> balance(OrganisationId organisationId, Currency currency) {
     return Optional.ofNullable(accounts.find(Filters.and(Filters.eq(ID, accountId(organisationId, currency)),
-            Filters.eq(ORGANISATION, organisationId))).projection(Projections.include(CURRENCY, AVAILABLE, RESERVED))
-        .first()).map(LedgerAccounts::toBalance);
+            Filters.eq(ORGANISATION, organisationId.value())))
+        .projection(Projections.include(CURRENCY, AVAILABLE, RESERVED)).first()).map(LedgerAccounts::toBalance);
   }
 
-  List<Balance> balances(String organisationId) {
-    return accounts.find(Filters.eq(ORGANISATION, organisationId))
+  List<Balance> balances(OrganisationId organisationId) {
+    return accounts.find(Filters.eq(ORGANISATION, organisationId.value()))
         .projection(Projections.include(CURRENCY, AVAILABLE, RESERVED))
         .map(LedgerAccounts::toBalance).into(new ArrayList<>());
   }
@@ -226,7 +227,7 @@ final class LedgerAccounts {
     accounts.find(Filters.lt(HOLDS + ".at", Date.from(cutoff))).projection(Projections.include(ORGANISATION,
         CURRENCY, HOLDS)).limit(limit).forEach(account -> account.getList(HOLDS, Document.class, List.of()).stream()
             .filter(h -> h.getDate("at").toInstant().isBefore(cutoff))
-            .forEach(h -> holds.add(new Hold(account.getString(ORGANISATION),
+            .forEach(h -> holds.add(new Hold(OrganisationId.of(account.getString(ORGANISATION)),
                 Currency.valueOf(account.getString(CURRENCY)), h.getString(REQUEST_ID), decimal(h.get("amount"))))));
     return holds;
   }

@@ -11,6 +11,7 @@ import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.InsertManyOptions;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -78,8 +79,9 @@ final class LedgerJournal {
   }
 
   /** The account's entries in the journal, oldest first. */
-  List<LedgerEntry> of(String organisationId, Currency currency) {
-    return entries.find(Filters.and(Filters.eq(ORGANISATION, organisationId), Filters.eq(CURRENCY, currency.name())))
+  List<LedgerEntry> of(OrganisationId organisationId, Currency currency) {
+    return entries.find(Filters.and(Filters.eq(ORGANISATION, organisationId.value()),
+            Filters.eq(CURRENCY, currency.name())))
         .sort(Sorts.ascending("at", ID)).map(LedgerJournal::toEntry).into(new ArrayList<>());
   }
 
@@ -87,7 +89,7 @@ final class LedgerJournal {
   static Document entry(Movement movement, Instant now) {
     MovementKind kind = movement.kind();
     return new Document(ID, movement.id())
-        .append(ORGANISATION, movement.organisationId())
+        .append(ORGANISATION, movement.organisationId().value())
         .append(CURRENCY, movement.currency().name())
         .append("kind", kind.name())
         .append(REQUEST_ID, movement.requestId())
@@ -98,9 +100,10 @@ final class LedgerJournal {
   }
 
   static LedgerEntry toEntry(Document d) {
-    return new LedgerEntry(d.getString(ID), d.getString(ORGANISATION), Currency.valueOf(d.getString(CURRENCY)),
-        MovementKind.valueOf(d.getString("kind")), d.getString(REQUEST_ID), decimal(d.get("amount")),
-        decimal(d.get("availableChange")), decimal(d.get("reservedChange")), d.getDate("at").toInstant());
+    return new LedgerEntry(d.getString(ID), OrganisationId.of(d.getString(ORGANISATION)),
+        Currency.valueOf(d.getString(CURRENCY)), MovementKind.valueOf(d.getString("kind")), d.getString(REQUEST_ID),
+        decimal(d.get("amount")), decimal(d.get("availableChange")), decimal(d.get("reservedChange")),
+        d.getDate("at").toInstant());
   }
 
   static Decimal128 signed(BigDecimal amount, int sign) {

@@ -1,6 +1,7 @@
 package dev.lipa.payouts.ledger;
 
 import com.mongodb.client.MongoDatabase;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -131,15 +132,15 @@ public class LedgerStore {
    * Creates the account with its opening float (an {@link MovementKind#OPENING} entry when the float is above 0).
    * Creating it twice is harmless: the second insert meets the unique {@code _id} and changes nothing.
    */
-  void open(String organisationId, Currency currency, BigDecimal openingFloat, Instant now) {
+  void open(OrganisationId organisationId, Currency currency, BigDecimal openingFloat, Instant now) {
     accounts.open(organisationId, currency, openingFloat, now).ifPresent(this::copyPending);
   }
 
-  Optional<Balance> balance(String organisationId, Currency currency) {
+  Optional<Balance> balance(OrganisationId organisationId, Currency currency) {
     return accounts.balance(organisationId, currency);
   }
 
-  List<Balance> balances(String organisationId) {
+  List<Balance> balances(OrganisationId organisationId) {
     return accounts.balances(organisationId);
   }
 
@@ -154,7 +155,7 @@ public class LedgerStore {
   }
 
   /** The account's entries, oldest first: the journal's and those still pending, each once. */
-  public List<LedgerEntry> entries(String organisationId, Currency currency) {
+  public List<LedgerEntry> entries(OrganisationId organisationId, Currency currency) {
     List<LedgerEntry> entries = journal.of(organisationId, currency);
     List<String> ids = entries.stream().map(LedgerEntry::id).toList();
     accounts.pending(LedgerAccounts.accountId(organisationId, currency)).stream().map(LedgerJournal::toEntry)

@@ -1,5 +1,6 @@
 package dev.lipa.payouts.ledger;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
 import java.util.Objects;
@@ -8,7 +9,7 @@ import java.util.Objects;
  * One change of one account: {@code amount} (positive) of {@code kind}, caused by {@code requestId} (a payout's
  * requestId, a collection's requestId or eventId, a transfer's requestId, a top-up's id).
  */
-public record Movement(String organisationId, Currency currency, MovementKind kind, String requestId,
+public record Movement(OrganisationId organisationId, Currency currency, MovementKind kind, String requestId,
     BigDecimal amount) {
 
   public Movement {

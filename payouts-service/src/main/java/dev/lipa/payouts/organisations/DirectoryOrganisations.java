@@ -1,5 +1,6 @@
 package dev.lipa.payouts.organisations;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.organisations.OrganisationDirectory;
 import dev.lipa.common.organisations.OrganisationProfile;
 import dev.lipa.common.organisations.RecordOrganisation;
@@ -25,22 +26,23 @@ class DirectoryOrganisations implements Organisations {
   }
 
   @Override
-  public boolean isSelfOrSubAccount(String callerOrganisationId, String companyId) {
-    return callerOrganisationId.equals(companyId) || isSubAccountOf(companyId, callerOrganisationId);
+  public boolean isSelfOrSubAccount(OrganisationId caller, OrganisationId companyId) {
+    return caller.equals(companyId) || isSubAccountOf(companyId, caller);
   }
 
   @Override
-  public boolean isSubAccountOf(String childId, String parentId) {
-    return directory.byId(childId).map(p -> parentId.equals(p.parentOrganisationId())).orElse(false);
+  public boolean isSubAccountOf(OrganisationId childId, OrganisationId parentId) {
+    return directory.byId(childId.value()).map(p -> parentId.value().equals(p.parentOrganisationId())).orElse(false);
   }
 
   @Override
-  public Optional<String> parentOf(String organisationId) {
-    return directory.byId(organisationId).map(OrganisationProfile::parentOrganisationId);
+  public Optional<OrganisationId> parentOf(OrganisationId organisationId) {
+    return directory.byId(organisationId.value()).map(OrganisationProfile::parentOrganisationId)
+        .filter(parent -> !parent.isEmpty()).map(OrganisationId::of);
   }
 
   @Override
-  public RecordOrganisation recordOrganisation(String organisationId) {
-    return RecordOrganisation.of(organisationId, directory.byId(organisationId), zone);
+  public RecordOrganisation recordOrganisation(OrganisationId organisationId) {
+    return RecordOrganisation.of(organisationId.value(), directory.byId(organisationId.value()), zone);
   }
 }

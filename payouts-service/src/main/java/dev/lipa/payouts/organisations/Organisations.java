@@ -1,5 +1,6 @@
 package dev.lipa.payouts.organisations;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.organisations.RecordOrganisation;
 import java.util.Optional;
 
@@ -7,14 +8,14 @@ import java.util.Optional;
 public interface Organisations {
 
   /** True when {@code companyId} is the caller's organisation or one of its sub-accounts. */
-  boolean isSelfOrSubAccount(String callerOrganisationId, String companyId);
+  boolean isSelfOrSubAccount(OrganisationId caller, OrganisationId companyId);
 
   /** True when {@code childId} is a sub-account of {@code parentId}. */
-  boolean isSubAccountOf(String childId, String parentId);
+  boolean isSubAccountOf(OrganisationId childId, OrganisationId parentId);
 
   /** The parent of a sub-account; empty for a top-level or unknown organisation. */
-  Optional<String> parentOf(String organisationId);
+  Optional<OrganisationId> parentOf(OrganisationId organisationId);
 
   /** The spec's organisation object of payout records (only {@code uuid} until the profile has arrived). */
-  RecordOrganisation recordOrganisation(String organisationId);
+  RecordOrganisation recordOrganisation(OrganisationId organisationId);
 }

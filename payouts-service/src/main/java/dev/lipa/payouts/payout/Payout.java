@@ -1,5 +1,7 @@
 package dev.lipa.payouts.payout;
 
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -15,7 +17,7 @@ import java.util.UUID;
 public final class Payout {
 
   /** What never changes after acceptance. */
-  public record Details(long id, UUID requestId, String organisationId, PayoutRequest request,
+  public record Details(long id, RequestId requestId, OrganisationId organisationId, PayoutRequest request,
       String originatorConversationId, Instant createdAt) {
 
     public Details {
@@ -48,7 +50,7 @@ public final class Payout {
   }
 
   /** Accepts a valid request whose amount the ledger has reserved: PENDING, the rail is to be told. */
-  public static Payout accept(long id, UUID requestId, String organisationId, PayoutRequest request,
+  public static Payout accept(long id, RequestId requestId, OrganisationId organisationId, PayoutRequest request,
       String originatorConversationId, Instant now) {
     Payout payout = new Payout(new Details(id, requestId, organisationId, request, originatorConversationId, now),
         PayoutStatus.PENDING, now, null);
@@ -104,11 +106,11 @@ public final class Payout {
     return details.id();
   }
 
-  public UUID requestId() {
+  public RequestId requestId() {
     return details.requestId();
   }
 
-  public String organisationId() {
+  public OrganisationId organisationId() {
     return details.organisationId();
   }
 

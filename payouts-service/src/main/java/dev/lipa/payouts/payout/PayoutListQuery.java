@@ -1,5 +1,6 @@
 package dev.lipa.payouts.payout;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.payouts.money.Currency;
 import java.time.Instant;
 import java.util.Objects;
@@ -12,7 +13,7 @@ import java.util.Objects;
  * @param page zero-based page number
  * @param size payouts per page
  */
-public record PayoutListQuery(String organisationId, PayoutKind kind, PayoutStatus status, Currency currency,
+public record PayoutListQuery(OrganisationId organisationId, PayoutKind kind, PayoutStatus status, Currency currency,
     Instant from, Instant to, int page, int size) {
 
   public PayoutListQuery {

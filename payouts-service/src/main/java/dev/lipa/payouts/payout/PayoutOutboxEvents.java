@@ -109,7 +109,7 @@ public class PayoutOutboxEvents {
 
   private OutboxEvent record(String topic, String type, Payout payout, Map<String, Object> data) {
     EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), type, 1, clock.instant(),
-        payout.organisationId(), data);
+        payout.organisationId().value(), data);
     return OutboxEvent.of(topic, payout.requestId().toString(), envelope, json);
   }
 }

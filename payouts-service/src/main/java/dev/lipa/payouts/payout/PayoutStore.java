@@ -7,6 +7,8 @@ import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Insert;
@@ -78,27 +80,28 @@ public class PayoutStore implements ReservationOwners {
     return records.insert(toDocument(payout), origin, outboxEvents.toOutbox(payout.events()));
   }
 
-  public Optional<Payout> find(String organisationId, UUID requestId) {
-    return records.find(organisationId, requestId.toString());
+  public Optional<Payout> find(OrganisationId organisationId, RequestId requestId) {
+    return records.find(organisationId.value(), requestId.toString());
   }
 
   @Override
-  public boolean owns(String organisationId, String requestId) {
-    return records.holds(organisationId, requestId);
+  public boolean owns(OrganisationId organisationId, RequestId requestId) {
+    return records.holds(organisationId.value(), requestId.toString());
   }
 
-  public Optional<Earlier<Payout>> findByReference(String organisationId, PayoutKind kind, String referenceId) {
-    return records.byReference(organisationId, referenceKey(organisationId, kind, referenceId));
+  public Optional<Earlier<Payout>> findByReference(OrganisationId organisationId, PayoutKind kind,
+      String referenceId) {
+    return records.byReference(organisationId.value(), referenceKey(organisationId, kind, referenceId));
   }
 
-  public Optional<Earlier<Payout>> findByIdempotencyKey(String organisationId, String idempotencyKey) {
-    return records.byIdempotencyKey(organisationId, idempotencyKey);
+  public Optional<Earlier<Payout>> findByIdempotencyKey(OrganisationId organisationId, String idempotencyKey) {
+    return records.byIdempotencyKey(organisationId.value(), idempotencyKey);
   }
 
   /** The organisation's payouts of one kind matching the query, newest first. */
   public List<Payout> list(PayoutListQuery query) {
     List<Bson> filters = new ArrayList<>();
-    filters.add(Filters.eq(ORGANISATION, query.organisationId()));
+    filters.add(Filters.eq(ORGANISATION, query.organisationId().value()));
     filters.add(Filters.eq(KIND, query.kind().name()));
     if (query.status() != null) {
       filters.add(Filters.eq(STATUS, query.status().name()));
@@ -128,7 +131,7 @@ public class PayoutStore implements ReservationOwners {
       throw new IllegalArgumentException("only a completed payout can be saved as completed");
     }
     Bson expected = Filters.and(Filters.eq(ID, payout.requestId().toString()),
-        Filters.eq(ORGANISATION, payout.organisationId()), Filters.eq(STATUS, PayoutStatus.PENDING.name()));
+        Filters.eq(ORGANISATION, payout.organisationId().value()), Filters.eq(STATUS, PayoutStatus.PENDING.name()));
     Bson changes = Updates.combine(
         Updates.set(STATUS, payout.status().name()),
         Updates.set("updatedAt", Date.from(payout.updatedAt())),
@@ -156,8 +159,8 @@ public class PayoutStore implements ReservationOwners {
     return OnceRecords.withoutOutbox();
   }
 
-  private static String referenceKey(String organisationId, PayoutKind kind, String referenceId) {
-    return organisationId + "\n" + kind.name() + "\n" + referenceId;
+  private static String referenceKey(OrganisationId organisationId, PayoutKind kind, String referenceId) {
+    return organisationId.value() + "\n" + kind.name() + "\n" + referenceId;
   }
 
   static Document toDocument(Payout payout) {
@@ -165,7 +168,7 @@ public class PayoutStore implements ReservationOwners {
     PayoutRequest r = d.request();
     Document document = new Document(ID, d.requestId().toString())
         .append("id", d.id())
-        .append(ORGANISATION, d.organisationId())
+        .append(ORGANISATION, d.organisationId().value())
         .append(KIND, r.kind().name());
     if (r.referenceId() != null) {
       document.append("referenceId", r.referenceId())
@@ -199,7 +202,8 @@ public class PayoutStore implements ReservationOwners {
         document.getString("occasion"), document.getString("narration"), document.getString("firstName"),
         document.getString("lastName"), document.getString("customerName"), document.getString("serviceCode"));
     Payout.Details details = new Payout.Details(document.get("id", Number.class).longValue(),
-        UUID.fromString(document.getString(ID)), document.getString(ORGANISATION), request,
+        RequestId.of(UUID.fromString(document.getString(ID))),
+        OrganisationId.of(document.getString(ORGANISATION)), request,
         document.getString("originatorConversationId"), document.getDate(CREATED_AT).toInstant());
     Payout.Result result = document.get("resultCode") == null ? null : new Payout.Result(
         document.getString("conversationId"), document.get("responseCode", Number.class).intValue(),

@@ -1,6 +1,8 @@
 package dev.lipa.payouts.payout;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RecordIds;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.once.CreateOnce;
 import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Origin;
@@ -62,8 +64,8 @@ public class Payouts implements PayoutOutcomeHandler {
    * @throws dev.lipa.payouts.ledger.InsufficientBalanceException when the available balance does not cover it (and
    *     this is no repeat)
    */
-  public Creation<Payout> accept(String organisationId, PayoutRequest request, Origin origin) {
-    UUID requestId = UUID.randomUUID();
+  public Creation<Payout> accept(OrganisationId organisationId, PayoutRequest request, Origin origin) {
+    RequestId requestId = RequestId.random();
     return CreateOnce.<Payout>of(origin)
         .byReference(request.referenceId(),
             reference -> store.findByReference(organisationId, request.kind(), reference))
@@ -72,7 +74,7 @@ public class Payouts implements PayoutOutcomeHandler {
         .after(() -> {
           ledger.reserve(organisationId, request.currency(), requestId, request.amount());
           return () -> ledger.release(organisationId, request.currency(), requestId, request.amount());
-        }, payout -> store.owns(payout.organisationId(), payout.requestId().toString()))
+        }, payout -> store.owns(payout.organisationId(), payout.requestId()))
         .create(() -> Payout.accept(ids.next(), requestId, organisationId, request,
             originatorConversationId(requestId), now()), payout -> store.insert(payout, origin));
   }
@@ -81,7 +83,7 @@ public class Payouts implements PayoutOutcomeHandler {
     return store.list(query);
   }
 
-  public Optional<Payout> find(String organisationId, UUID requestId) {
+  public Optional<Payout> find(OrganisationId organisationId, RequestId requestId) {
     return store.find(organisationId, requestId);
   }
 
@@ -130,7 +132,7 @@ public class Payouts implements PayoutOutcomeHandler {
   }
 
   /** Daraja-like {@code OriginatorConversationID} ({@code 12345-67890123-1}), stable for a requestId. */
-  static String originatorConversationId(UUID requestId) {
+  static String originatorConversationId(RequestId requestId) {
     try {
       ByteBuffer bits = ByteBuffer.wrap(MessageDigest.getInstance("SHA-256")
           .digest(requestId.toString().getBytes(StandardCharsets.UTF_8)));

@@ -1,5 +1,6 @@
 package dev.lipa.payouts.requests;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.json.JsonFields;
 import java.util.Objects;
 
@@ -16,7 +17,7 @@ import java.util.Objects;
  * @param referenceId the body's referenceId, or null
  * @param idempotencyKey the Idempotency-Key's id, or null without the header
  */
-public record RequestIdentity(String organisationId, String scope, String fingerprint, String referenceId,
+public record RequestIdentity(OrganisationId organisationId, String scope, String fingerprint, String referenceId,
     String idempotencyKey) {
 
   /** The longest referenceId accepted, as for payouts. */
@@ -35,6 +36,6 @@ public record RequestIdentity(String organisationId, String scope, String finger
 
   /** The value of the unique reference index: the referenceId within its organisation and endpoint, or null. */
   String referenceKey() {
-    return referenceId == null ? null : organisationId + "\n" + scope + "\n" + referenceId;
+    return referenceId == null ? null : organisationId.value() + "\n" + scope + "\n" + referenceId;
   }
 }

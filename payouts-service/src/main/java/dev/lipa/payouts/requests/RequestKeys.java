@@ -63,14 +63,14 @@ public final class RequestKeys {
       RequestIdentity identity, Bson projection, Function<Document, T> reader) {
     if (identity.referenceId() != null) {
       Document found = collection.find(Filters.and(Filters.eq(REFERENCE_KEY, identity.referenceKey()),
-          Filters.eq(organisationField, identity.organisationId()))).projection(projection).first();
+          Filters.eq(organisationField, identity.organisationId().value()))).projection(projection).first();
       if (found != null) {
         return Optional.of(new Match<>(reader.apply(found), found.getString(FINGERPRINT), true));
       }
     }
     if (identity.idempotencyKey() != null) {
       Document found = collection.find(Filters.and(Filters.eq(IDEMPOTENCY_KEY, identity.idempotencyKey()),
-          Filters.eq(organisationField, identity.organisationId()))).projection(projection).first();
+          Filters.eq(organisationField, identity.organisationId().value()))).projection(projection).first();
       if (found != null) {
         return Optional.of(new Match<>(reader.apply(found), found.getString(FINGERPRINT), false));
       }

@@ -1,10 +1,11 @@
 package dev.lipa.payouts.topup;
 
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.payouts.ledger.Balance;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.UUID;
 
 /**
  * A sandbox top-up of one organisation's account: PENDING once stored, APPLIED once its ledger movement
@@ -14,8 +15,8 @@ import java.util.UUID;
  * @param referenceId the caller's referenceId, or null
  * @param balanceAfter the account's balance right after the movement; null while PENDING
  */
-public record TopUp(UUID requestId, String organisationId, Currency currency, BigDecimal amount, String referenceId,
-    Status status, Balance balanceAfter, Instant createdAt, Instant updatedAt) {
+public record TopUp(RequestId requestId, OrganisationId organisationId, Currency currency, BigDecimal amount,
+    String referenceId, Status status, Balance balanceAfter, Instant createdAt, Instant updatedAt) {
 
   /** Where a top-up stands. */
   public enum Status { PENDING, APPLIED }

@@ -5,6 +5,8 @@ import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Updates;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.payouts.ledger.Balance;
 import dev.lipa.payouts.money.Currency;
 import dev.lipa.payouts.requests.Claims;
@@ -51,7 +53,7 @@ class TopUpStore {
    */
   void insert(TopUp topUp, RequestIdentity identity, String claimant, Instant claimedUntil) {
     Document document = new Document(ID, topUp.requestId().toString())
-        .append(ORGANISATION, topUp.organisationId())
+        .append(ORGANISATION, topUp.organisationId().value())
         .append("currency", topUp.currency().name())
         .append("amount", new Decimal128(topUp.amount()))
         .append(STATUS, topUp.status().name())
@@ -88,7 +90,8 @@ class TopUpStore {
     Currency currency = Currency.valueOf(d.getString("currency"));
     Balance after = d.get("availableAfter") == null ? null
         : new Balance(currency, decimal(d.get("availableAfter")), decimal(d.get("reservedAfter")));
-    return new TopUp(UUID.fromString(d.getString(ID)), d.getString(ORGANISATION), currency, decimal(d.get("amount")),
+    return new TopUp(RequestId.of(UUID.fromString(d.getString(ID))), OrganisationId.of(d.getString(ORGANISATION)),
+        currency, decimal(d.get("amount")),
         RequestKeys.referenceId(d), TopUp.Status.valueOf(d.getString(STATUS)), after,
         d.getDate("createdAt").toInstant(), d.getDate("updatedAt").toInstant());
   }

@@ -1,5 +1,6 @@
 package dev.lipa.payouts.topup;
 
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.payouts.PayoutsProperties;
 import dev.lipa.payouts.ledger.Balance;
 import dev.lipa.payouts.ledger.Ledger;
@@ -60,7 +61,7 @@ public class TopUps implements AutoCloseable {
   public OnceOnly.Result<TopUp> topUp(Currency currency, BigDecimal amount, RequestIdentity identity) {
     return OnceOnly.run(identity, store::findRepeat, t -> t.status() == TopUp.Status.PENDING, () -> {
       Instant now = now();
-      TopUp topUp = new TopUp(UUID.randomUUID(), identity.organisationId(), currency, amount, identity.referenceId(),
+      TopUp topUp = new TopUp(RequestId.random(), identity.organisationId(), currency, amount, identity.referenceId(),
           TopUp.Status.PENDING, null, now, now);
       String claimant = UUID.randomUUID().toString();
       store.insert(topUp, identity, claimant, now.plus(CLAIM));

@@ -5,6 +5,8 @@ import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
 import dev.lipa.common.idempotency.IdempotentRequest;
 import dev.lipa.common.idempotency.RequestFingerprint;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Origin;
 import dev.lipa.common.organisations.RecordOrganisation;
@@ -84,9 +86,9 @@ public class PayoutEndpoints {
     PayoutRequest command = reader.apply(body);
     // loopback, private and metadata addresses are refused here already, not only when the callback is sent
     callbackUrls.requireAcceptable("callbackUrl", command.callbackUrl());
-    String organisationId = Caller.organisationId(request);
+    OrganisationId organisationId = Caller.organisation(request);
     String fingerprint = RequestFingerprint.of(body);
-    return idempotent.execute(new IdempotentRequest(organisationId, scope, key, fingerprint), claim -> {
+    return idempotent.execute(new IdempotentRequest(organisationId.value(), scope, key, fingerprint), claim -> {
       Creation<Payout> creation;
       try {
         creation = payouts.accept(organisationId, command, Origin.of(fingerprint, claim));
@@ -119,13 +121,13 @@ public class PayoutEndpoints {
 
   /** The caller's payout with this requestId (empty too when it is no UUID). */
   public Optional<Payout> own(HttpServletRequest request, String requestId) {
-    UUID id;
+    RequestId id;
     try {
-      id = UUID.fromString(requestId);
+      id = RequestId.of(UUID.fromString(requestId));
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }
-    return payouts.find(Caller.organisationId(request), id);
+    return payouts.find(Caller.organisation(request), id);
   }
 
   /** The payout rendered with {@code view}. */
@@ -135,7 +137,7 @@ public class PayoutEndpoints {
 
   private PayoutListQuery query(HttpServletRequest request, String companyId, PayoutKind kind, String status,
       String currencyCode, int page, int size) {
-    String caller = Caller.organisationId(request);
+    OrganisationId caller = Caller.organisation(request);
     FieldErrors errors = new FieldErrors();
     PayoutStatus wanted = null;
     if (status != null) {
@@ -160,14 +162,15 @@ public class PayoutEndpoints {
     if (!errors.has("page") && !errors.has("size") && (long) page * size > Integer.MAX_VALUE) {
       errors.add("page", "page is too large");
     }
-    String company = companyId == null ? caller : companyId.strip();
+    String company = companyId == null ? caller.value() : companyId.strip();
     if (company.isEmpty()) {
       errors.add("companyId", "companyId is required");
     }
     errors.throwIfAny();
-    if (!organisations.isSelfOrSubAccount(caller, company)) {
+    OrganisationId listed = OrganisationId.of(company);
+    if (!organisations.isSelfOrSubAccount(caller, listed)) {
       throw ApiException.notFound(COMPANY_NOT_FOUND);
     }
-    return new PayoutListQuery(company, kind, wanted, currency, null, null, page, size);
+    return new PayoutListQuery(listed, kind, wanted, currency, null, null, page, size);
   }
 }

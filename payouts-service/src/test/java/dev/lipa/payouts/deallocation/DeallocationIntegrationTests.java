@@ -6,6 +6,8 @@ import dev.lipa.common.events.Topics;
 import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
 import dev.lipa.common.idempotency.RequestFingerprint;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.common.testsupport.TopicRecorder;
 import dev.lipa.payouts.PayoutsIntegrationTest;
@@ -17,7 +19,6 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.stream.Collectors;
 import org.bson.Document;
 import org.junit.jupiter.api.Nested;
@@ -72,7 +73,8 @@ class DeallocationIntegrationTests extends PayoutsIntegrationTest {
 
   /** The kinds of the account's ledger movements, opening float included. */
   private List<String> movements(String organisationId) {
-    return ledgerStore.entries(organisationId, Currency.KSH).stream().map(e -> e.kind().name()).toList();
+    return ledgerStore.entries(OrganisationId.of(organisationId), Currency.KSH).stream().map(e -> e.kind().name())
+        .toList();
   }
 
   /** Exactly one transfer of {@code amount} from {@code payer} to {@code payee}: one movement per side. */
@@ -380,10 +382,12 @@ class DeallocationIntegrationTests extends PayoutsIntegrationTest {
     /** Stores a PENDING transfer as a request that died after its insert would have left it. */
     private Transfer abandoned(Family f, int amount, String referenceId) {
       Instant created = Instant.now().minusSeconds(60);
-      Transfer transfer = new Transfer(UUID.randomUUID(), Transfer.Type.ALLOCATION, f.parent(), f.child(), f.parent(),
-          Currency.KSH, new BigDecimal(amount), referenceId, Transfer.Status.PENDING, created, created);
+      OrganisationId parent = OrganisationId.of(f.parent());
+      Transfer transfer = new Transfer(RequestId.random(), Transfer.Type.ALLOCATION, parent,
+          OrganisationId.of(f.child()), parent, Currency.KSH, new BigDecimal(amount), referenceId,
+          Transfer.Status.PENDING, created, created);
       String scope = "POST " + ALLOCATE;
-      transferStore.insert(transfer, new RequestIdentity(f.parent(), scope,
+      transferStore.insert(transfer, new RequestIdentity(parent, scope,
               RequestFingerprint.of(JSON.readTree(body(f.child(), amount, referenceId))), referenceId, null),
           "a-request-that-died", created.plusSeconds(30));
       return transfer;
@@ -399,7 +403,8 @@ class DeallocationIntegrationTests extends PayoutsIntegrationTest {
     void theResumeJobFinishesATransferLeftBetweenItsLegsAndARepeatGetsItsAnswer() {
       Family f = family();
       Transfer transfer = abandoned(f, 300, "crash-1");
-      ledger.transferOut(f.parent(), Currency.KSH, transfer.requestId().toString(), new BigDecimal("300"));
+      ledger.transferOut(OrganisationId.of(f.parent()), Currency.KSH, transfer.requestId().toString(),
+          new BigDecimal("300"));
 
       await(() -> statusOf(transfer).equals("SUCCESS"));
       TestHttp.Response repeat = http().postJson(ALLOCATE, body(f.child(), 300, "crash-1"), as(f.parent()));
@@ -416,10 +421,12 @@ class DeallocationIntegrationTests extends PayoutsIntegrationTest {
       Family f = family();
       balance(f.parent(), "KSH");
       Instant now = Instant.now();
-      Transfer transfer = new Transfer(UUID.randomUUID(), Transfer.Type.ALLOCATION, f.parent(), f.child(),
-          f.parent(), Currency.KSH, new BigDecimal(300), "slow-1", Transfer.Status.PENDING, now, now);
+      OrganisationId parent = OrganisationId.of(f.parent());
+      Transfer transfer = new Transfer(RequestId.random(), Transfer.Type.ALLOCATION, parent,
+          OrganisationId.of(f.child()), parent, Currency.KSH, new BigDecimal(300), "slow-1", Transfer.Status.PENDING,
+          now, now);
       // a request still working on it: its claim runs for another 30 s
-      transferStore.insert(transfer, new RequestIdentity(f.parent(), "POST " + ALLOCATE,
+      transferStore.insert(transfer, new RequestIdentity(parent, "POST " + ALLOCATE,
           RequestFingerprint.of(JSON.readTree(body(f.child(), 300, "slow-1"))), "slow-1", null), "busy",
           now.plusSeconds(30));
 

@@ -3,6 +3,7 @@ package dev.lipa.payouts.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.testsupport.SharedInfra;
 import dev.lipa.payouts.PayoutsIntegrationTest;
 import dev.lipa.payouts.money.Currency;
@@ -66,7 +67,8 @@ class CheckoutCreditsIntegrationTests extends PayoutsIntegrationTest {
   }
 
   private long creditsOf(String org, Currency currency) {
-    return ledgerStore.entries(org, currency).stream().filter(e -> e.kind() == MovementKind.CREDIT).count();
+    return ledgerStore.entries(OrganisationId.of(org), currency).stream()
+        .filter(e -> e.kind() == MovementKind.CREDIT).count();
   }
 
   @Nested
@@ -86,7 +88,8 @@ class CheckoutCreditsIntegrationTests extends PayoutsIntegrationTest {
 
       assertThat(balance(org, "KSH")[0]).isEqualByComparingTo("2500.50");
       assertThat(creditsOf(org, Currency.KSH)).isEqualTo(1);
-      assertThat(ledgerStore.entries(org, Currency.KSH)).filteredOn(e -> e.kind() == MovementKind.CREDIT)
+      assertThat(ledgerStore.entries(OrganisationId.of(org), Currency.KSH))
+          .filteredOn(e -> e.kind() == MovementKind.CREDIT)
           .extracting(LedgerEntry::requestId).containsExactly("checkout.succeeded:" + session);
     }
 

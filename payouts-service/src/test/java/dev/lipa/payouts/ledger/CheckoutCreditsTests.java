@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Named.named;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
 import java.util.stream.Stream;
@@ -42,7 +43,7 @@ class CheckoutCreditsTests {
     Movement credit = CheckoutCredits.credit(read(event("checkout.succeeded", "1500.50", "KES", "CARD")))
         .orElseThrow();
 
-    assertThat(credit).isEqualTo(new Movement("org-1", Currency.KSH, MovementKind.CREDIT,
+    assertThat(credit).isEqualTo(new Movement(OrganisationId.of("org-1"), Currency.KSH, MovementKind.CREDIT,
         "checkout.succeeded:5f0c6d4e-8a1b-4c2d-9e3f-0a1b2c3d4e5f", new BigDecimal("1500.50")));
     assertThat(credit.id()).isEqualTo("checkout.succeeded:5f0c6d4e-8a1b-4c2d-9e3f-0a1b2c3d4e5f:credit");
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lipa.common.events.EventEnvelope;
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.kafka.DeadLetter;
 import dev.lipa.common.kafka.DeadLetterStore;
 import dev.lipa.common.testsupport.StoreProxy;
@@ -69,11 +70,12 @@ class CollectionCreditFailuresIntegrationTests extends PayoutsIntegrationTest {
   }
 
   private BigDecimal available(String org) {
-    return ledger.balance(org, Currency.KSH).available();
+    return ledger.balance(OrganisationId.of(org), Currency.KSH).available();
   }
 
   private long credits(String org) {
-    return store.entries(org, Currency.KSH).stream().filter(e -> e.id().startsWith("stk.succeeded:")).count();
+    return store.entries(OrganisationId.of(org), Currency.KSH).stream()
+        .filter(e -> e.id().startsWith("stk.succeeded:")).count();
   }
 
   /** The payouts-ledger dead letters whose record mentions {@code marker}, through the operator API. */

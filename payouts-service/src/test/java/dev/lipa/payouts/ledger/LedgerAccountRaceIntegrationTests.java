@@ -9,6 +9,8 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.event.CommandListener;
 import com.mongodb.event.CommandStartedEvent;
 import com.mongodb.event.CommandSucceededEvent;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.testsupport.SharedInfra;
 import dev.lipa.payouts.PayoutsIntegrationTest;
 import dev.lipa.payouts.PayoutsProperties;
@@ -91,7 +93,7 @@ class LedgerAccountRaceIntegrationTests extends PayoutsIntegrationTest {
           if (missed && openOnMiss.compareAndSet(organisationId, null)) {
             steps.add("update missed");
             // the application's own store, on its own client: the other writer, in the gap before the read
-            store.open(organisationId, Currency.KSH, new BigDecimal("1000"), Instant.now());
+            store.open(OrganisationId.of(organisationId), Currency.KSH, new BigDecimal("1000"), Instant.now());
             steps.add("account opened");
           } else {
             steps.add(missed ? "update missed" : "update applied");
@@ -139,8 +141,8 @@ class LedgerAccountRaceIntegrationTests extends PayoutsIntegrationTest {
     assertThat(racingLedger.creditAll(List.of(credit(org, "250")))).hasSize(1);
 
     assertRaceStaged(org);
-    assertThat(racingLedger.balance(org, Currency.KSH).available()).isEqualByComparingTo("1250");
-    assertThat(store.entries(org, Currency.KSH)).hasSize(2);
+    assertThat(racingLedger.balance(OrganisationId.of(org), Currency.KSH).available()).isEqualByComparingTo("1250");
+    assertThat(store.entries(OrganisationId.of(org), Currency.KSH)).hasSize(2);
   }
 
   @Test
@@ -157,8 +159,8 @@ class LedgerAccountRaceIntegrationTests extends PayoutsIntegrationTest {
         .isEqualTo(MovementOutcome.CHANGED);
     assertRaceStaged(other);
     // nothing was applied by either: both accounts hold their opening float only
-    assertThat(racingLedger.balance(org, Currency.KSH).available()).isEqualByComparingTo("1000");
-    assertThat(racingLedger.balance(other, Currency.KSH).available()).isEqualByComparingTo("1000");
+    assertThat(racingLedger.balance(OrganisationId.of(org), Currency.KSH).available()).isEqualByComparingTo("1000");
+    assertThat(racingLedger.balance(OrganisationId.of(other), Currency.KSH).available()).isEqualByComparingTo("1000");
   }
 
   @Test
@@ -171,28 +173,28 @@ class LedgerAccountRaceIntegrationTests extends PayoutsIntegrationTest {
 
     assertRaceStaged(org);
 
-    assertThat(racingLedger.balance(org, Currency.KSH).available()).isEqualByComparingTo("1006.75");
-    assertThat(store.entries(org, Currency.KSH)).hasSize(4);
+    assertThat(racingLedger.balance(OrganisationId.of(org), Currency.KSH).available()).isEqualByComparingTo("1006.75");
+    assertThat(store.entries(OrganisationId.of(org), Currency.KSH)).hasSize(4);
   }
 
   @Test
   void aReservationMissedOnlyForItsHoldIsADuplicateAndASettlementWithoutAHoldIsRefused() {
     String org = newOrganisation();
-    UUID requestId = UUID.randomUUID();
-    racingLedger.reserve(org, Currency.KSH, requestId, new BigDecimal("100"));
+    RequestId requestId = RequestId.random();
+    racingLedger.reserve(OrganisationId.of(org), Currency.KSH, requestId, new BigDecimal("100"));
     // as if the reservation's id had left the recent window: the hold alone shows it was applied
     database.getCollection(LedgerStore.ACCOUNTS).updateOne(new org.bson.Document("_id", org + ":KSH"),
         new org.bson.Document("$set", new org.bson.Document("recent", List.of())));
 
-    assertThat(racingStore.apply(new Movement(org, Currency.KSH, MovementKind.RESERVE, requestId.toString(),
-        new BigDecimal("100")), Instant.now())).isEqualTo(MovementOutcome.DUPLICATE);
-    assertThat(racingStore.apply(new Movement(org, Currency.KSH, MovementKind.SETTLE, UUID.randomUUID().toString(),
-        new BigDecimal("100")), Instant.now())).isEqualTo(MovementOutcome.REFUSED);
-    assertThat(racingLedger.balance(org, Currency.KSH).reserved()).isEqualByComparingTo("100");
+    assertThat(racingStore.apply(new Movement(OrganisationId.of(org), Currency.KSH, MovementKind.RESERVE,
+        requestId.toString(), new BigDecimal("100")), Instant.now())).isEqualTo(MovementOutcome.DUPLICATE);
+    assertThat(racingStore.apply(new Movement(OrganisationId.of(org), Currency.KSH, MovementKind.SETTLE,
+        RequestId.random().toString(), new BigDecimal("100")), Instant.now())).isEqualTo(MovementOutcome.REFUSED);
+    assertThat(racingLedger.balance(OrganisationId.of(org), Currency.KSH).reserved()).isEqualByComparingTo("100");
   }
 
   private static Movement credit(String org, String amount) {
-    return new Movement(org, Currency.KSH, MovementKind.CREDIT, "stk.succeeded:" + UUID.randomUUID(),
-        new BigDecimal(amount));
+    return new Movement(OrganisationId.of(org), Currency.KSH, MovementKind.CREDIT,
+        "stk.succeeded:" + UUID.randomUUID(), new BigDecimal(amount));
   }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lipa.common.events.EventEnvelope;
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.testsupport.SharedInfra;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.common.testsupport.TestKafka;
@@ -45,10 +47,10 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
   JsonMapper json;
 
   private void assertEntriesAddUp(String org, Currency currency) {
-    List<LedgerEntry> entries = store.entries(org, currency);
+    List<LedgerEntry> entries = store.entries(OrganisationId.of(org), currency);
     BigDecimal available = entries.stream().map(LedgerEntry::availableChange).reduce(BigDecimal.ZERO, BigDecimal::add);
     BigDecimal reserved = entries.stream().map(LedgerEntry::reservedChange).reduce(BigDecimal.ZERO, BigDecimal::add);
-    Balance balance = ledger.balance(org, currency);
+    Balance balance = ledger.balance(OrganisationId.of(org), currency);
     assertThat(available).isEqualByComparingTo(balance.available());
     assertThat(reserved).isEqualByComparingTo(balance.reserved());
   }
@@ -93,7 +95,7 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
       BigDecimal[] after = balance(org, "KSH");
       assertThat(after[0]).isEqualByComparingTo("0");
       assertThat(after[1]).isEqualByComparingTo("0");
-      await(() -> store.entries(org, Currency.KSH).size() == 21);
+      await(() -> store.entries(OrganisationId.of(org), Currency.KSH).size() == 21);
       assertEntriesAddUp(org, Currency.KSH);
     }
   }
@@ -104,30 +106,31 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
     @Test
     void settlingOrReleasingAReservationTwiceChangesTheBalanceOnce() {
       String org = newOrganisation();
-      UUID requestId = UUID.randomUUID();
-      ledger.reserve(org, Currency.KSH, requestId, new BigDecimal("300"));
-      ledger.reserve(org, Currency.KSH, requestId, new BigDecimal("300"));
+      RequestId requestId = RequestId.random();
+      ledger.reserve(OrganisationId.of(org), Currency.KSH, requestId, new BigDecimal("300"));
+      ledger.reserve(OrganisationId.of(org), Currency.KSH, requestId, new BigDecimal("300"));
 
-      assertThat(ledger.balance(org, Currency.KSH)).isEqualTo(
+      assertThat(ledger.balance(OrganisationId.of(org), Currency.KSH)).isEqualTo(
           new Balance(Currency.KSH, new BigDecimal("700"), new BigDecimal("300")));
-      assertThat(ledger.release(org, Currency.KSH, requestId, new BigDecimal("300"))).isTrue();
-      assertThat(ledger.settle(org, Currency.KSH, requestId, new BigDecimal("300"))).isFalse();
-      assertThat(ledger.release(org, Currency.KSH, requestId, new BigDecimal("300"))).isFalse();
-      assertThat(ledger.balance(org, Currency.KSH)).isEqualTo(
+      assertThat(ledger.release(OrganisationId.of(org), Currency.KSH, requestId, new BigDecimal("300"))).isTrue();
+      assertThat(ledger.settle(OrganisationId.of(org), Currency.KSH, requestId, new BigDecimal("300"))).isFalse();
+      assertThat(ledger.release(OrganisationId.of(org), Currency.KSH, requestId, new BigDecimal("300"))).isFalse();
+      assertThat(ledger.balance(OrganisationId.of(org), Currency.KSH)).isEqualTo(
           new Balance(Currency.KSH, new BigDecimal("1000"), BigDecimal.ZERO));
       assertEntriesAddUp(org, Currency.KSH);
-      assertThat(store.entries(org, Currency.KSH)).extracting(LedgerEntry::id)
+      assertThat(store.entries(OrganisationId.of(org), Currency.KSH)).extracting(LedgerEntry::id)
           .containsExactly(org + ":KSH:opening", requestId + ":reserve", requestId + ":release");
     }
 
     @Test
     void releasesAReservationThatNoPayoutOwnsAfterTheOrphanDelay() {
       String org = newOrganisation();
-      ledger.reserve(org, Currency.KSH, UUID.randomUUID(), new BigDecimal("100")); // as if a crash lost the insert
+      // as if a crash lost the insert
+      ledger.reserve(OrganisationId.of(org), Currency.KSH, RequestId.random(), new BigDecimal("100"));
 
-      assertThat(ledger.balance(org, Currency.KSH).reserved()).isEqualByComparingTo("100");
-      await(() -> ledger.balance(org, Currency.KSH).reserved().signum() == 0);
-      assertThat(ledger.balance(org, Currency.KSH).available()).isEqualByComparingTo("1000");
+      assertThat(ledger.balance(OrganisationId.of(org), Currency.KSH).reserved()).isEqualByComparingTo("100");
+      await(() -> ledger.balance(OrganisationId.of(org), Currency.KSH).reserved().signum() == 0);
+      assertThat(ledger.balance(OrganisationId.of(org), Currency.KSH).available()).isEqualByComparingTo("1000");
       assertEntriesAddUp(org, Currency.KSH);
     }
 
@@ -139,9 +142,9 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
 
       assertThat(response.status()).isEqualTo(422);
       assertThat(response.json().get("message").stringValue()).isEqualTo("insufficient balance: available 1000 KSH");
-      assertThat(ledger.balance(org, Currency.KSH)).isEqualTo(
+      assertThat(ledger.balance(OrganisationId.of(org), Currency.KSH)).isEqualTo(
           new Balance(Currency.KSH, new BigDecimal("1000"), BigDecimal.ZERO));
-      assertThat(store.entries(org, Currency.KSH)).hasSize(1);
+      assertThat(store.entries(OrganisationId.of(org), Currency.KSH)).hasSize(1);
       assertThat(database.getCollection("payouts").countDocuments(new org.bson.Document("organisationId", org)))
           .isZero();
     }
@@ -186,7 +189,7 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
 
       // the ledger's consumer is past every one of them (same key, one partition): the balance is its final word
       TestKafka.awaitConsumed(CollectionCredits.GROUP, last, Duration.ofSeconds(20));
-      assertThat(ledger.balance(org, Currency.KSH).available()).isEqualByComparingTo("1325");
+      assertThat(ledger.balance(OrganisationId.of(org), Currency.KSH).available()).isEqualByComparingTo("1325");
       assertEntriesAddUp(org, Currency.KSH);
     }
 
@@ -271,7 +274,7 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
       assertThat(journalIds(first, Currency.KSH)).hasSize(31);
       assertThat(journalIds(first, Currency.TZS)).hasSize(31);
       assertThat(journalIds(second, Currency.KSH)).hasSize(31);
-      assertThat(ledger.balance(second, Currency.TZS).available()).isEqualByComparingTo("50000");
+      assertThat(ledger.balance(OrganisationId.of(second), Currency.TZS).available()).isEqualByComparingTo("50000");
       for (String org : List.of(first, second)) {
         for (Currency currency : List.of(Currency.KSH, Currency.TZS)) {
           assertEntriesAddUp(org, currency);
@@ -291,7 +294,7 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
       assertThat(ledger.creditAll(first)).isEmpty();
       assertThat(ledger.creditAll(second)).hasSize(5).doesNotContain(first.get(3), first.get(7));
 
-      assertThat(ledger.balance(org, Currency.KSH).available()).isEqualByComparingTo("1031.25");
+      assertThat(ledger.balance(OrganisationId.of(org), Currency.KSH).available()).isEqualByComparingTo("1031.25");
       assertThat(journalIds(org, Currency.KSH)).hasSize(16);
       assertEntriesAddUp(org, Currency.KSH);
     }
@@ -311,7 +314,7 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
 
       assertThat(ledger.creditAll(redelivered)).hasSize(4).doesNotContain(crashed);
 
-      assertThat(ledger.balance(org, Currency.KSH).available()).isEqualByComparingTo("1041");
+      assertThat(ledger.balance(OrganisationId.of(org), Currency.KSH).available()).isEqualByComparingTo("1041");
       assertThat(journalIds(org, Currency.KSH)).hasSize(6).contains(crashed.id());
       assertThat(account(org, Currency.KSH).getList("pending", Document.class)).isEmpty();
       assertThat(account(org, Currency.KSH).get("pendingSince")).isNull();
@@ -327,7 +330,7 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
       assertThat(ledger.creditAll(many)).hasSize(LedgerAccounts.RECENT + 44);
       assertThat(ledger.creditAll(List.of(many.getFirst(), fresh, many.getFirst()))).containsExactly(fresh);
 
-      assertThat(ledger.balance(org, Currency.UGX).available()).isEqualByComparingTo("80007");
+      assertThat(ledger.balance(OrganisationId.of(org), Currency.UGX).available()).isEqualByComparingTo("80007");
       assertThat(journalIds(org, Currency.UGX)).hasSize(LedgerAccounts.RECENT + 46);
       assertThat(account(org, Currency.UGX).getList("recent", String.class)).hasSize(LedgerAccounts.RECENT);
       assertEntriesAddUp(org, Currency.UGX);
@@ -339,7 +342,7 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
 
       assertThat(ledger.creditAll(credits(org, Currency.TZS, 3, "0.5"))).hasSize(3);
 
-      assertThat(ledger.balance(org, Currency.TZS).available()).isEqualByComparingTo("50001.5");
+      assertThat(ledger.balance(OrganisationId.of(org), Currency.TZS).available()).isEqualByComparingTo("50001.5");
       assertThat(journalIds(org, Currency.TZS)).hasSize(4);
       assertEntriesAddUp(org, Currency.TZS);
     }
@@ -347,8 +350,8 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
     private List<Movement> credits(String org, Currency currency, int count, String amount) {
       List<Movement> credits = new ArrayList<>();
       for (int i = 0; i < count; i++) {
-        credits.add(new Movement(org, currency, MovementKind.CREDIT, "stk.succeeded:" + UUID.randomUUID(),
-            new BigDecimal(amount)));
+        credits.add(new Movement(OrganisationId.of(org), currency, MovementKind.CREDIT,
+            "stk.succeeded:" + UUID.randomUUID(), new BigDecimal(amount)));
       }
       return credits;
     }
@@ -384,7 +387,7 @@ class LedgerIntegrationTests extends PayoutsIntegrationTest {
      */
     private void awaitSettled(RecordMetadata last, String org, Currency currency, BigDecimal expected) {
       TestKafka.awaitConsumed(CollectionCredits.GROUP, last, Duration.ofSeconds(20));
-      assertThat(ledger.balance(org, currency).available()).isEqualByComparingTo(expected);
+      assertThat(ledger.balance(OrganisationId.of(org), currency).available()).isEqualByComparingTo(expected);
       assertThat(account(org, currency).getList("pending", Document.class)).isEmpty();
     }
   }

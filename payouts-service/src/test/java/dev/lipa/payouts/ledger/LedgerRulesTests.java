@@ -2,6 +2,7 @@ package dev.lipa.payouts.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.payouts.ledger.LedgerRules.Condition;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
@@ -16,7 +17,7 @@ class LedgerRulesTests {
   private static final String REQUEST = "7b0d3c52-5f0e-4d39-8a43-0b6c8f6a9e11";
 
   private static Movement movement(MovementKind kind, String amount) {
-    return new Movement("org-1", Currency.KSH, kind, REQUEST, new BigDecimal(amount));
+    return new Movement(OrganisationId.of("org-1"), Currency.KSH, kind, REQUEST, new BigDecimal(amount));
   }
 
   private static AccountSnapshot account(String available, Set<String> applied, Set<String> held) {

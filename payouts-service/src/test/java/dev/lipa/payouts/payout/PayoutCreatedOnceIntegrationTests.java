@@ -8,6 +8,7 @@ import com.mongodb.ServerAddress;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
 import dev.lipa.common.idempotency.RequestFingerprint;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Earlier;
@@ -73,7 +74,7 @@ class PayoutCreatedOnceIntegrationTests extends PayoutsIntegrationTest {
   }
 
   private List<LedgerEntry> journal(String org) {
-    return ledgerStore.entries(org, Currency.KSH);
+    return ledgerStore.entries(OrganisationId.of(org), Currency.KSH);
   }
 
   /** A paid payout and the account as it stands once nothing moves on its own any more. */
@@ -128,14 +129,16 @@ class PayoutCreatedOnceIntegrationTests extends PayoutsIntegrationTest {
       AtomicBoolean missedOnce = new AtomicBoolean();
       PayoutStore racing = new PayoutStore(mongo, outboxes, outboxEvents) {
         @Override
-        public Optional<Earlier<Payout>> findByReference(String organisationId, PayoutKind kind, String referenceId) {
+        public Optional<Earlier<Payout>> findByReference(OrganisationId organisationId, PayoutKind kind,
+            String referenceId) {
           return missedOnce.compareAndSet(false, true) ? Optional.empty()
               : super.findByReference(organisationId, kind, referenceId);
         }
       };
       Payouts payouts = new Payouts(racing, ids, ledger, clock);
 
-      Creation<Payout> creation = payouts.accept(first.org(), request("pay-race", 100), origin("pay-race", 100));
+      Creation<Payout> creation = payouts.accept(OrganisationId.of(first.org()), request("pay-race", 100),
+          origin("pay-race", 100));
 
       assertThat(missedOnce).isTrue();
       assertThat(creation).isInstanceOfSatisfying(Creation.Replayed.class,
@@ -163,7 +166,7 @@ class PayoutCreatedOnceIntegrationTests extends PayoutsIntegrationTest {
       };
       Payouts payouts = new Payouts(appliesThenTimesOut, ids, ledger, clock);
 
-      assertThatThrownBy(() -> payouts.accept(org, request("applied", 250), origin("applied", 250)))
+      assertThatThrownBy(() -> payouts.accept(OrganisationId.of(org), request("applied", 250), origin("applied", 250)))
           .isInstanceOf(MongoSocketReadTimeoutException.class);
 
       // the sandbox rail pays the stored payout: it settles against its reservation, so the money left once
@@ -183,7 +186,7 @@ class PayoutCreatedOnceIntegrationTests extends PayoutsIntegrationTest {
       };
       Payouts payouts = new Payouts(failsBeforeWriting, ids, ledger, clock);
 
-      assertThatThrownBy(() -> payouts.accept(org, request("absent", 250), origin("absent", 250)))
+      assertThatThrownBy(() -> payouts.accept(OrganisationId.of(org), request("absent", 250), origin("absent", 250)))
           .isInstanceOf(MongoSocketReadTimeoutException.class);
 
       assertThat(balance(org, "KSH")).containsExactly(new BigDecimal("1000"), BigDecimal.ZERO);

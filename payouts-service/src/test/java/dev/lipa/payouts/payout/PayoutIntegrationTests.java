@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Named.named;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.payouts.PayoutsIntegrationTest;
 import dev.lipa.common.testsupport.TopicRecorder;
@@ -64,7 +65,7 @@ class PayoutIntegrationTests extends PayoutsIntegrationTest {
       assertThat(data.get("amount").toString()).isEqualTo("250");
       String requestId = data.get("requestId").stringValue();
       // reserved on acceptance (the balance itself may already be settled: the sandbox answers in 400 ms)
-      assertThat(ledgerStore.entries(org, Currency.KSH)).extracting(LedgerEntry::id)
+      assertThat(ledgerStore.entries(OrganisationId.of(org), Currency.KSH)).extracting(LedgerEntry::id)
           .startsWith(org + ":KSH:opening", requestId + ":reserve");
 
       JsonNode callback = callbackOf(requestId);
@@ -174,7 +175,7 @@ class PayoutIntegrationTests extends PayoutsIntegrationTest {
      */
     private void assertReservedOnceThenSettled(String org, String requestId, String amount) {
       await(() -> balance(org, "KSH")[1].signum() == 0);
-      assertThat(ledgerStore.entries(org, Currency.KSH))
+      assertThat(ledgerStore.entries(OrganisationId.of(org), Currency.KSH))
           .extracting(e -> e.kind() + " " + e.requestId() + " " + e.amount().toPlainString())
           // the entries' order is their timestamps', and the opening and the reservation can share a millisecond
           .containsExactlyInAnyOrder("OPENING " + org + ":KSH 1000", "RESERVE " + requestId + " " + amount,

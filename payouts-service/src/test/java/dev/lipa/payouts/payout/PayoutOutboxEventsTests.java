@@ -3,6 +3,8 @@ package dev.lipa.payouts.payout;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.json.PlatformJson;
 import dev.lipa.common.outbox.OutboxEvent;
 import dev.lipa.payouts.money.Currency;
@@ -26,12 +28,12 @@ class PayoutOutboxEventsTests {
   private static final JsonMapper JSON = PlatformJson.builder().build();
   private static final Instant ACCEPTED_AT = Instant.parse("2026-06-01T10:00:00Z");
   private static final Instant NOW = Instant.parse("2026-06-01T10:00:03Z");
-  private static final UUID REQUEST_ID = UUID.fromString("0b7c1e2a-4d5f-4a6b-9c8d-7e6f5a4b3c2d");
+  private static final RequestId REQUEST_ID = RequestId.parse("0b7c1e2a-4d5f-4a6b-9c8d-7e6f5a4b3c2d");
   private static final UUID CALLBACK_ID = UUID.fromString("c0ffee00-1111-4222-8333-444455556666");
   private final PayoutOutboxEvents events = new PayoutOutboxEvents(JSON, Clock.fixed(NOW, ZoneOffset.UTC));
 
   private static Payout pending(PayoutRequest request) {
-    return Payout.accept(42, REQUEST_ID, "org-1", request, "12345-67890123-1", ACCEPTED_AT);
+    return Payout.accept(42, REQUEST_ID, OrganisationId.of("org-1"), request, "12345-67890123-1", ACCEPTED_AT);
   }
 
   private static Payout restored(Payout payout) {

@@ -3,6 +3,8 @@ package dev.lipa.payouts.payout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -16,7 +18,7 @@ class PayoutTests {
   private static Payout aPendingPayout(String callbackUrl) {
     PayoutRequest request = new PayoutRequest(PayoutKind.SEND_MONEY, Currency.KSH, new BigDecimal("10"), callbackUrl,
         null, "254712345678", null, null, "r", "o", null, null, null, null, null);
-    return Payout.accept(1, UUID.randomUUID(), "org", request, "1-2-3", NOW);
+    return Payout.accept(1, RequestId.random(), OrganisationId.of("org"), request, "1-2-3", NOW);
   }
 
   private static Payout.Result success() {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
 import dev.lipa.common.idempotency.RequestFingerprint;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.payouts.PayoutsIntegrationTest;
 import dev.lipa.payouts.ledger.LedgerStore;
@@ -13,7 +15,6 @@ import dev.lipa.payouts.requests.RequestIdentity;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 import org.bson.Document;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -37,7 +38,7 @@ class TopUpIntegrationTests extends PayoutsIntegrationTest {
   }
 
   private List<String> topUpMovements(String org, Currency currency) {
-    return ledgerStore.entries(org, currency).stream().filter(e -> e.kind().name().equals("TOP_UP"))
+    return ledgerStore.entries(OrganisationId.of(org), currency).stream().filter(e -> e.kind().name().equals("TOP_UP"))
         .map(e -> e.requestId()).toList();
   }
 
@@ -144,10 +145,10 @@ class TopUpIntegrationTests extends PayoutsIntegrationTest {
     void theResumeJobFinishesATopUpACrashLeftPendingOnce() {
       String org = newOrganisation();
       Instant created = Instant.now().minusSeconds(60);
-      UUID requestId = UUID.randomUUID();
-      topUpStore.insert(new TopUp(requestId, org, Currency.KSH, new BigDecimal("40"), "lost",
+      RequestId requestId = RequestId.random();
+      topUpStore.insert(new TopUp(requestId, OrganisationId.of(org), Currency.KSH, new BigDecimal("40"), "lost",
               TopUp.Status.PENDING, null, created, created),
-          new RequestIdentity(org, "POST /api/sandbox/v1/balance/top-up",
+          new RequestIdentity(OrganisationId.of(org), "POST /api/sandbox/v1/balance/top-up",
               RequestFingerprint.of(JSON.readTree(body("KSH", 40, "lost"))), "lost", null),
           "a-request-that-died", created.plusSeconds(30));
 

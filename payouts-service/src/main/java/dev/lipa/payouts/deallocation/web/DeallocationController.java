@@ -5,6 +5,7 @@ import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
 import dev.lipa.common.idempotency.IdempotentRequest;
 import dev.lipa.common.idempotency.RequestFingerprint;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.json.JsonFields;
 import dev.lipa.common.servlet.Caller;
 import dev.lipa.common.web.ApiException;
@@ -58,7 +59,7 @@ class DeallocationController {
       produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<?> allocate(@RequestBody JsonNode body, HttpServletRequest request) {
     Command command = Command.from(body, request);
-    String caller = Caller.organisationId(request);
+    OrganisationId caller = Caller.organisation(request);
     if (!organisations.isSubAccountOf(command.subAccountId(), caller)) {
       throw ApiException.notFound(NOT_FOUND);
     }
@@ -68,8 +69,8 @@ class DeallocationController {
   @PostMapping(path = BASE, consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<?> deallocate(@RequestBody JsonNode body, HttpServletRequest request) {
     Command command = Command.from(body, request);
-    String caller = Caller.organisationId(request);
-    String parent = organisations.parentOf(command.subAccountId()).orElse(null);
+    OrganisationId caller = Caller.organisation(request);
+    OrganisationId parent = organisations.parentOf(command.subAccountId()).orElse(null);
     if (parent == null || !(caller.equals(parent) || caller.equals(command.subAccountId()))) {
       throw ApiException.notFound(NOT_FOUND);
     }
@@ -80,11 +81,12 @@ class DeallocationController {
    * Runs a checked request under its Idempotency-Key (refusals above never touch the key store) and answers with
    * the transfer; a repeat of an earlier request gets that request's answer, marked {@code Idempotent-Replayed}.
    */
-  private ResponseEntity<?> run(String scope, Transfer.Type type, String parent, Command command, JsonNode body,
-      String what) {
-    String caller = command.caller();
+  private ResponseEntity<?> run(String scope, Transfer.Type type, OrganisationId parent, Command command,
+      JsonNode body, String what) {
+    OrganisationId caller = command.caller();
     String fingerprint = RequestFingerprint.of(body);
-    return idempotent.execute(new IdempotentRequest(caller, scope, command.idempotencyKey(), fingerprint), claim -> {
+    IdempotentRequest keyed = new IdempotentRequest(caller.value(), scope, command.idempotencyKey(), fingerprint);
+    return idempotent.execute(keyed, claim -> {
       RequestIdentity identity = new RequestIdentity(caller, scope, fingerprint, command.referenceId(),
           claim == null ? null : claim.id());
       OnceOnly.Result<Transfer> execution;
@@ -107,18 +109,18 @@ class DeallocationController {
   /** The caller's de-allocations (as a sub-account), newest first. */
   @GetMapping(path = BASE + "/org/all", produces = MediaType.APPLICATION_JSON_VALUE)
   Envelope<List<Item>> mine(HttpServletRequest request) {
-    return Envelope.ok("OK", transfers.deallocationsOf(Caller.organisationId(request)).stream().map(Item::of)
+    return Envelope.ok("OK", transfers.deallocationsOf(Caller.organisation(request)).stream().map(Item::of)
         .toList());
   }
 
   /** Every de-allocation of the parent's sub-accounts; only the parent itself may ask (404 for anyone else). */
   @GetMapping(path = BASE + "/org/all/admins", produces = MediaType.APPLICATION_JSON_VALUE)
   Envelope<List<Item>> underParent(@RequestParam String parentOrganisationId, HttpServletRequest request) {
-    if (!Caller.organisationId(request).equals(parentOrganisationId.strip())) {
+    OrganisationId caller = Caller.organisation(request);
+    if (!caller.value().equals(parentOrganisationId.strip())) {
       throw ApiException.notFound("organisation not found");
     }
-    return Envelope.ok("OK", transfers.deallocationsUnder(parentOrganisationId.strip()).stream().map(Item::of)
-        .toList());
+    return Envelope.ok("OK", transfers.deallocationsUnder(caller).stream().map(Item::of).toList());
   }
 
   /** The spec's de-allocation item. */
@@ -131,8 +133,8 @@ class DeallocationController {
   }
 
   /** A checked transfer request: the body's fields, the Idempotency-Key header and the caller. */
-  record Command(String subAccountId, BigDecimal amount, Currency currency, String referenceId,
-      String idempotencyKey, String caller) {
+  record Command(OrganisationId subAccountId, BigDecimal amount, Currency currency, String referenceId,
+      String idempotencyKey, OrganisationId caller) {
 
     /** Reads the body and the header; one 400 names every failing field, the header's included. */
     static Command from(JsonNode body, HttpServletRequest request) {
@@ -150,7 +152,8 @@ class DeallocationController {
       }
       String referenceId = RequestIdentity.readReferenceId(fields);
       fields.errors().throwIfAny();
-      return new Command(subAccountId, amount, currency, referenceId, key, Caller.organisationId(request));
+      return new Command(OrganisationId.of(subAccountId), amount, currency, referenceId, key,
+          Caller.organisation(request));
     }
   }
 }

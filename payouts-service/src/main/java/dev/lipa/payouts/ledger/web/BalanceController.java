@@ -26,6 +26,6 @@ class BalanceController {
   @GetMapping(path = {"/api/sandbox/v1/balance", "/api/sandbox/v1/balances"},
       produces = MediaType.APPLICATION_JSON_VALUE)
   Envelope<List<Balance>> balances(HttpServletRequest request) {
-    return Envelope.ok("OK", ledger.balances(Caller.organisationId(request)));
+    return Envelope.ok("OK", ledger.balances(Caller.organisation(request)));
   }
 }

@@ -5,6 +5,7 @@ import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
 import dev.lipa.common.idempotency.IdempotentRequest;
 import dev.lipa.common.idempotency.RequestFingerprint;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.json.JsonFields;
 import dev.lipa.common.servlet.Caller;
 import dev.lipa.common.web.ApiException;
@@ -59,11 +60,11 @@ class TopUpController {
     BigDecimal amount = fields.positiveAmount("amount", true, true);
     String referenceId = RequestIdentity.readReferenceId(fields);
     fields.errors().throwIfAny();
-    String caller = Caller.organisationId(request);
+    OrganisationId caller = Caller.organisation(request);
     String fingerprint = RequestFingerprint.of(body);
     Currency checked = currency;
     // both spellings of the path are one endpoint: a key or referenceId used on one is used on the other
-    return idempotent.execute(new IdempotentRequest(caller, SCOPE, key, fingerprint), claim -> {
+    return idempotent.execute(new IdempotentRequest(caller.value(), SCOPE, key, fingerprint), claim -> {
       OnceOnly.Result<TopUp> execution;
       try {
         execution = topUps.topUp(checked, amount, new RequestIdentity(caller, SCOPE, fingerprint, referenceId,

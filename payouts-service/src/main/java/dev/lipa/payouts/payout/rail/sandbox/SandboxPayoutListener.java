@@ -1,6 +1,8 @@
 package dev.lipa.payouts.payout.rail.sandbox;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.kafka.RecordJson;
 import dev.lipa.common.kafka.UnprocessableRecordException;
 import dev.lipa.common.json.Money;
@@ -55,10 +57,10 @@ class SandboxPayoutListener {
       if (receiver == null && text(data, "receiverFirstName") != null) {
         receiver = text(data, "receiverFirstName") + " " + text(data, "receiverLastName");
       }
-      return new PayoutOrder(event.path("organisationId").asString(),
-          UUID.fromString(data.path("requestId").asString()), text(data, "kind"), text(data, "phoneNumber"),
-          text(data, "businessNumber"), text(data, "accountNumber"), Money.fromEvent(data.get("amount")),
-          text(data, "currency"), receiver);
+      return new PayoutOrder(OrganisationId.of(event.path("organisationId").asString()),
+          RequestId.of(UUID.fromString(data.path("requestId").asString())), text(data, "kind"),
+          text(data, "phoneNumber"), text(data, "businessNumber"), text(data, "accountNumber"),
+          Money.fromEvent(data.get("amount")), text(data, "currency"), receiver);
     } catch (RuntimeException e) {
       // reading the event is pure: what fails here fails on every retry (the overdue sweep still covers the payout)
       throw new UnprocessableRecordException("not a valid accepted payout: " + e.getMessage(), e);

@@ -3,12 +3,13 @@ package dev.lipa.payouts.payout.rail.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Named.named;
 
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.payouts.payout.rail.PayoutOrder;
 import dev.lipa.payouts.payout.rail.PayoutRailOutcome;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,13 +20,15 @@ class SandboxPayoutOutcomesTests {
 
   private static final Instant NOW = Instant.parse("2026-06-01T10:00:00Z");
   private static final ZoneId ZONE = ZoneId.of("Africa/Nairobi");
+  private static final OrganisationId ORG = OrganisationId.of("org");
 
   private static PayoutOrder toPhone(String phone) {
-    return new PayoutOrder("org", UUID.randomUUID(), "sendmoney", phone, null, null, BigDecimal.TEN, "KSH", null);
+    return new PayoutOrder(ORG, RequestId.random(), "sendmoney", phone, null, null, BigDecimal.TEN, "KSH", null);
   }
 
   private static PayoutOrder toBusiness(String businessNumber) {
-    return new PayoutOrder("org", UUID.randomUUID(), "till", null, businessNumber, "A1", BigDecimal.TEN, "KSH", null);
+    return new PayoutOrder(ORG, RequestId.random(), "till", null, businessNumber, "A1", BigDecimal.TEN, "KSH",
+        null);
   }
 
   static Stream<Arguments> failures() {
