@@ -18,6 +18,7 @@ import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotencySettings;
 import dev.lipa.common.idempotency.IdempotentRequest;
 import dev.lipa.common.idempotency.StoredResponse;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.kafka.DeadLetterStore;
 import dev.lipa.common.organisations.OrganisationDirectory;
 import dev.lipa.common.organisations.OrganisationProfile;
@@ -128,7 +129,7 @@ class StoredShapesIntegrationTests {
         new IdempotencySettings(Duration.ofHours(24), Duration.ofSeconds(30), Duration.ofMinutes(10)), clock);
 
     private IdempotencyClaim claim() {
-      Attempt attempt = keys.begin(new IdempotentRequest("org-1", "POST /things", "key-1", "f1"));
+      Attempt attempt = keys.begin(new IdempotentRequest(OrganisationId.of("org-1"), "POST /things", "key-1", "f1"));
       return ((Attempt.Claimed) attempt).claim();
     }
 

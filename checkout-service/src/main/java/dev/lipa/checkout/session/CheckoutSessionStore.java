@@ -86,7 +86,7 @@ public class CheckoutSessionStore {
 
   /** A merchant's read: only the organisation's own sessions. */
   public Optional<CheckoutSession> find(OrganisationId organisationId, UUID id) {
-    return records.find(organisationId.value(), id.toString());
+    return records.find(organisationId, id.toString());
   }
 
   /** The hosted page's read: the unguessable reference is the only key. */
@@ -97,7 +97,7 @@ public class CheckoutSessionStore {
 
   /** The organisation's session created under this idempotency record key, with its request's fingerprint. */
   public Optional<Earlier<CheckoutSession>> findByIdempotencyKey(OrganisationId organisationId, String recordKey) {
-    return records.byIdempotencyKey(organisationId.value(), recordKey);
+    return records.byIdempotencyKey(organisationId, recordKey);
   }
 
   /** Open sessions whose lifetime ended before {@code cutoff}: candidates for the expiry job. */

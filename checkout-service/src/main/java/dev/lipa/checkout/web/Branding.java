@@ -23,7 +23,7 @@ public class Branding {
   }
 
   public Merchant of(OrganisationId organisationId) {
-    Optional<OrganisationProfile> profile = directory.byId(organisationId.value());
+    Optional<OrganisationProfile> profile = directory.byId(organisationId);
     return profile.map(p -> new Merchant(p.displayName() != null && !p.displayName().isBlank() ? p.displayName()
             : p.name(), p.logoUrl()))
         .orElse(new Merchant(null, null));

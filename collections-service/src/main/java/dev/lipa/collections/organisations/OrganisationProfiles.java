@@ -28,16 +28,16 @@ public class OrganisationProfiles {
 
   /** The STK (and payout) records' organisation object; only {@code uuid} while the profile has not arrived. */
   public RecordOrganisation recordShape(OrganisationId organisationId) {
-    return RecordOrganisation.of(organisationId.value(), directory.byId(organisationId.value()), zone);
+    return RecordOrganisation.of(organisationId, directory.byId(organisationId), zone);
   }
 
   /** The bank collection records' organisation object; only {@code uuid} while the profile has not arrived. */
   public BankRecordOrganisation bankShape(OrganisationId organisationId) {
-    return BankRecordOrganisation.of(organisationId.value(), directory.byId(organisationId.value()));
+    return BankRecordOrganisation.of(organisationId, directory.byId(organisationId));
   }
 
   public Optional<OrganisationProfile> byId(OrganisationId organisationId) {
-    return directory.byId(organisationId.value());
+    return directory.byId(organisationId);
   }
 
   /** The organisation credited for a bank account number. */

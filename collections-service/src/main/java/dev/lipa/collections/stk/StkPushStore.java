@@ -84,21 +84,21 @@ public class StkPushStore {
 
   /** Whether the push is stored (asked after its insert failed: it may have been applied all the same). */
   public boolean holds(StkPush push) {
-    return records.holds(push.organisationId().value(), push.requestId().toString());
+    return records.holds(push.organisationId(), push.requestId().toString());
   }
 
   public Optional<StkPush> find(OrganisationId organisationId, RequestId requestId) {
-    return records.find(organisationId.value(), requestId.toString());
+    return records.find(organisationId, requestId.toString());
   }
 
   /** The organisation's push with this referenceId, with the fingerprint of the request that created it. */
   public Optional<Earlier<StkPush>> findByReference(OrganisationId organisationId, String referenceId) {
-    return records.byReference(organisationId.value(), referenceKey(organisationId, referenceId));
+    return records.byReference(organisationId, referenceKey(organisationId, referenceId));
   }
 
   /** The organisation's push created under this idempotency record key, with its request's fingerprint. */
   public Optional<Earlier<StkPush>> findByIdempotencyKey(OrganisationId organisationId, String idempotencyKey) {
-    return records.byIdempotencyKey(organisationId.value(), idempotencyKey);
+    return records.byIdempotencyKey(organisationId, idempotencyKey);
   }
 
   /**

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.lipa.collections.CollectionsIntegrationTest;
 import dev.lipa.common.events.EventEnvelope;
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.organisations.OrganisationDirectory;
 import dev.lipa.common.organisations.OrganisationProfile;
 import dev.lipa.common.testsupport.SharedInfra;
@@ -76,7 +77,7 @@ class OrganisationProfilesIntegrationTests extends CollectionsIntegrationTest {
 
     publish(profile(org, 2, "Duka Kuu"));
 
-    await().atMost(Duration.ofSeconds(20)).until(() -> directory.byId(org).isPresent());
+    await().atMost(Duration.ofSeconds(20)).until(() -> directory.byId(OrganisationId.of(org)).isPresent());
     JsonNode organisation = http().get(ALL, as(org)).json().get("data").get(0).get("organisation");
     assertThat(organisation.propertyNames()).containsExactly("id", "uuid", "name", "phoneNumber", "email",
         "uniqueReference", "createdAt", "updatedAt");
@@ -89,14 +90,14 @@ class OrganisationProfilesIntegrationTests extends CollectionsIntegrationTest {
   void ignoresAnOlderRevisionPublishedLate() throws Exception {
     String org = UUID.randomUUID().toString();
     publish(profile(org, 4, "Newest"));
-    await().atMost(Duration.ofSeconds(20)).until(() -> directory.byId(org).map(p -> p.revision() == 4)
+    await().atMost(Duration.ofSeconds(20)).until(() -> directory.byId(OrganisationId.of(org)).map(p -> p.revision() == 4)
         .orElse(false));
 
     RecordMetadata stale = publish(profile(org, 2, "Stale"));
     // the directory's consumer has read the stale revision (committed past it), so what is kept is its decision
     TestKafka.awaitConsumed(directoryGroup, stale, Duration.ofSeconds(20));
 
-    OrganisationProfile kept = directory.byId(org).orElseThrow();
+    OrganisationProfile kept = directory.byId(OrganisationId.of(org)).orElseThrow();
     assertThat(kept.revision()).isEqualTo(4);
     assertThat(kept.name()).isEqualTo("Newest");
   }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.mongodb.client.model.Filters;
 import dev.lipa.collections.CollectionsIntegrationTest;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.testsupport.TopicRecorder;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.idempotency.Attempt;
@@ -154,7 +155,7 @@ class StkIdempotencyIntegrationTests extends CollectionsIntegrationTest {
       String key = UUID.randomUUID().toString();
       String body = body("0712345678");
       // a request that has claimed the key and not finished yet
-      Attempt held = keys.begin(new IdempotentRequest(org, "POST /api/sandbox/v1/stk/new", key,
+      Attempt held = keys.begin(new IdempotentRequest(OrganisationId.of(org), "POST /api/sandbox/v1/stk/new", key,
           RequestFingerprint.of(JSON.readTree(body))));
       assertThat(held).isInstanceOf(Attempt.Claimed.class);
 

@@ -9,6 +9,7 @@ import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Updates;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.web.FieldErrors;
 import java.time.Clock;
 import java.time.Instant;
@@ -117,14 +118,14 @@ public final class IdempotencyKeys implements AutoCloseable {
     if (!request.hasKey()) {
       throw new IllegalArgumentException("the request has no idempotency key");
     }
-    String id = request.organisationId() + "|" + request.scope() + "|" + request.key();
+    String id = request.organisationId().value() + "|" + request.scope() + "|" + request.key();
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
       Instant now = clock.instant();
       String owner = UUID.randomUUID().toString();
       String recordKey = UUID.randomUUID().toString();
       try {
         collection.insertOne(new Document("_id", id)
-            .append("organisationId", request.organisationId())
+            .append("organisationId", request.organisationId().value())
             .append("scope", request.scope())
             .append("key", request.key())
             .append("fingerprint", request.fingerprint())

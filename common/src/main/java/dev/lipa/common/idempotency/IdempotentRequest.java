@@ -1,5 +1,6 @@
 package dev.lipa.common.idempotency;
 
+import dev.lipa.common.ids.OrganisationId;
 import java.util.Objects;
 
 /**
@@ -10,7 +11,7 @@ import java.util.Objects;
  * @param key the {@code Idempotency-Key} header as checked by {@link IdempotencyKeys#readKey}, or null when absent
  * @param fingerprint {@link RequestFingerprint} of the body
  */
-public record IdempotentRequest(String organisationId, String scope, String key, String fingerprint) {
+public record IdempotentRequest(OrganisationId organisationId, String scope, String key, String fingerprint) {
 
   public IdempotentRequest {
     Objects.requireNonNull(organisationId, "organisationId");

@@ -4,6 +4,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.outbox.OutboxEvent;
 import dev.lipa.common.outbox.Outboxes;
@@ -65,14 +66,15 @@ public final class OnceRecords<T> {
   }
 
   /** Whether the organisation's record {@code id} is stored (asked after an insert failed: it may have been applied). */
-  public boolean holds(String organisationId, String id) {
-    return collection.find(Filters.and(Filters.eq(ID, id), Filters.eq(ORGANISATION, organisationId)))
+  public boolean holds(OrganisationId organisationId, String id) {
+    return collection.find(Filters.and(Filters.eq(ID, id), Filters.eq(ORGANISATION, organisationId.value())))
         .projection(Projections.include(ID)).first() != null;
   }
 
   /** The organisation's record {@code id}. */
-  public Optional<T> find(String organisationId, String id) {
-    return Optional.ofNullable(collection.find(Filters.and(Filters.eq(ID, id), Filters.eq(ORGANISATION, organisationId)))
+  public Optional<T> find(OrganisationId organisationId, String id) {
+    return Optional.ofNullable(collection.find(Filters.and(Filters.eq(ID, id),
+            Filters.eq(ORGANISATION, organisationId.value())))
         .projection(withoutOutbox()).first()).map(reader);
   }
 
@@ -81,18 +83,18 @@ public final class OnceRecords<T> {
    * store composes from the organisation, the referenceId and whatever else scopes it), with its request's
    * fingerprint.
    */
-  public Optional<Earlier<T>> byReference(String organisationId, String referenceKey) {
+  public Optional<Earlier<T>> byReference(OrganisationId organisationId, String referenceKey) {
     return earlier(organisationId, keys.reference().field(), referenceKey);
   }
 
   /** The organisation's record created under this idempotency record key, with its request's fingerprint. */
-  public Optional<Earlier<T>> byIdempotencyKey(String organisationId, String recordKey) {
+  public Optional<Earlier<T>> byIdempotencyKey(OrganisationId organisationId, String recordKey) {
     return earlier(organisationId, keys.key().field(), recordKey);
   }
 
-  private Optional<Earlier<T>> earlier(String organisationId, String field, String value) {
+  private Optional<Earlier<T>> earlier(OrganisationId organisationId, String field, String value) {
     return Optional.ofNullable(collection.find(Filters.and(Filters.eq(field, value),
-            Filters.eq(ORGANISATION, organisationId))).projection(withoutOutbox()).first())
+            Filters.eq(ORGANISATION, organisationId.value()))).projection(withoutOutbox()).first())
         .map(document -> UniqueKeys.earlier(document, reader));
   }
 }

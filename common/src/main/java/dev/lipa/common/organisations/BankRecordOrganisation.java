@@ -1,6 +1,7 @@
 package dev.lipa.common.organisations;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.lipa.common.ids.OrganisationId;
 import java.util.Optional;
 
 /**
@@ -16,9 +17,9 @@ import java.util.Optional;
 public record BankRecordOrganisation(String uuid, String name, String phoneNumber, String environment,
     String collectionCallbackUrl, String parentOrganisation, Boolean parent) {
 
-  public static BankRecordOrganisation of(String organisationId, Optional<OrganisationProfile> profile) {
+  public static BankRecordOrganisation of(OrganisationId organisationId, Optional<OrganisationProfile> profile) {
     return profile.map(p -> new BankRecordOrganisation(p.organisationId(), p.name(), p.phoneNumber(),
             p.environment(), p.collectionCallbackUrl(), p.parentOrganisationId(), p.parent()))
-        .orElseGet(() -> new BankRecordOrganisation(organisationId, null, null, null, null, null, null));
+        .orElseGet(() -> new BankRecordOrganisation(organisationId.value(), null, null, null, null, null, null));
   }
 }

@@ -8,6 +8,7 @@ import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
+import dev.lipa.common.ids.OrganisationId;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
@@ -81,11 +82,11 @@ public final class OrganisationDirectory {
     }
   }
 
-  public Optional<OrganisationProfile> byId(String organisationId) {
+  public Optional<OrganisationProfile> byId(OrganisationId organisationId) {
     if (organisationId == null) {
       return Optional.empty();
     }
-    return Optional.ofNullable(collection.find(Filters.eq(ID, organisationId)).first())
+    return Optional.ofNullable(collection.find(Filters.eq(ID, organisationId.value())).first())
         .map(OrganisationDirectory::read);
   }
 
@@ -99,8 +100,8 @@ public final class OrganisationDirectory {
   }
 
   /** The sub-accounts of an organisation, oldest first. */
-  public List<OrganisationProfile> children(String parentOrganisationId) {
-    return collection.find(Filters.eq(PARENT_ID, parentOrganisationId)).sort(Sorts.ascending("createdAt", ID))
+  public List<OrganisationProfile> children(OrganisationId parentOrganisationId) {
+    return collection.find(Filters.eq(PARENT_ID, parentOrganisationId.value())).sort(Sorts.ascending("createdAt", ID))
         .map(OrganisationDirectory::read).into(new ArrayList<>());
   }
 

@@ -7,6 +7,7 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.testsupport.SharedInfra;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.FieldErrors;
@@ -63,7 +64,7 @@ class IdempotencyKeysIntegrationTests {
   }
 
   private IdempotentRequest request(String key, String fingerprint) {
-    return new IdempotentRequest(org, SCOPE, key, fingerprint);
+    return new IdempotentRequest(OrganisationId.of(org), SCOPE, key, fingerprint);
   }
 
   private IdempotencyClaim claim(String key, String fingerprint) {
@@ -128,9 +129,9 @@ class IdempotencyKeysIntegrationTests {
     void scopesKeysByOrganisationAndEndpoint() {
       claim("k1", "f1");
 
-      assertThat(keys.begin(new IdempotentRequest(UUID.randomUUID().toString(), SCOPE, "k1", "f2")))
+      assertThat(keys.begin(new IdempotentRequest(OrganisationId.of(UUID.randomUUID().toString()), SCOPE, "k1", "f2")))
           .isInstanceOf(Attempt.Claimed.class);
-      assertThat(keys.begin(new IdempotentRequest(org, "POST /other", "k1", "f2")))
+      assertThat(keys.begin(new IdempotentRequest(OrganisationId.of(org), "POST /other", "k1", "f2")))
           .isInstanceOf(Attempt.Claimed.class);
     }
 

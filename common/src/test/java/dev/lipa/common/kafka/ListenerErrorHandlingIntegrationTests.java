@@ -12,6 +12,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.organisations.OrganisationDirectory;
 import dev.lipa.common.organisations.OrganisationDirectoryListener;
 import dev.lipa.common.testsupport.ListenerCoverage;
@@ -287,10 +288,10 @@ class ListenerErrorHandlingIntegrationTests {
               + "attempt=\\d+ retry-in=\\d+ms \\(consumer paused\\): com\\.mongodb\\.Mongo.*"));
       StoreProxy.shared().restore();
 
-      await().atMost(PATIENCE).until(() -> organisations.stream().allMatch(org -> directory.byId(org).isPresent()));
+      await().atMost(PATIENCE).until(() -> organisations.stream().allMatch(org -> directory.byId(OrganisationId.of(org)).isPresent()));
       // the consumer resumed by itself: a change after the outage is applied too
       publish(Topics.ORGANISATIONS, organisations.getFirst(), profile(organisations.getFirst(), 2, "Renamed"));
-      await().atMost(PATIENCE).until(() -> directory.byId(organisations.getFirst()).orElseThrow().revision() == 2);
+      await().atMost(PATIENCE).until(() -> directory.byId(OrganisationId.of(organisations.getFirst())).orElseThrow().revision() == 2);
       assertThat(registry.getListenerContainer(listener).isPauseRequested()).isFalse();
       organisations.forEach(org -> assertThat(deadLetters.list(null, listener, 0, 500))
           .noneMatch(d -> org.equals(d.key())));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.outbox.OutboxEvent;
 import dev.lipa.common.outbox.OutboxSettings;
@@ -87,12 +88,12 @@ class OnceRecordsIntegrationTests {
   void findsAnEarlierRecordWithItsFingerprintOnlyWithinItsOrganisation() {
     records.insert(thing(1, "org-a", "first", "ref-1"), new Origin("fp-1", "key-1"), events());
 
-    assertThat(records.byReference("org-a", "org-a\nref-1")).contains(new Earlier<>("first", "fp-1"));
-    assertThat(records.byIdempotencyKey("org-a", "key-1")).contains(new Earlier<>("first", "fp-1"));
+    assertThat(records.byReference(OrganisationId.of("org-a"), "org-a\nref-1")).contains(new Earlier<>("first", "fp-1"));
+    assertThat(records.byIdempotencyKey(OrganisationId.of("org-a"), "key-1")).contains(new Earlier<>("first", "fp-1"));
     // the same values asked by another organisation find nothing
-    assertThat(records.byReference("org-b", "org-a\nref-1")).isEmpty();
-    assertThat(records.byIdempotencyKey("org-b", "key-1")).isEmpty();
-    assertThat(records.byReference("org-a", "org-a\nref-2")).isEmpty();
+    assertThat(records.byReference(OrganisationId.of("org-b"), "org-a\nref-1")).isEmpty();
+    assertThat(records.byIdempotencyKey(OrganisationId.of("org-b"), "key-1")).isEmpty();
+    assertThat(records.byReference(OrganisationId.of("org-a"), "org-a\nref-2")).isEmpty();
   }
 
   @Test
@@ -101,15 +102,15 @@ class OnceRecordsIntegrationTests {
     records.insert(first, new Origin("fp-1", null), events());
     String id = first.getString("_id");
 
-    assertThat(records.find("org-a", id)).contains("first");
-    assertThat(records.holds("org-a", id)).isTrue();
-    assertThat(records.find("org-b", id)).isEmpty();
-    assertThat(records.holds("org-b", id)).isFalse();
-    assertThat(records.holds("org-a", UUID.randomUUID().toString())).isFalse();
+    assertThat(records.find(OrganisationId.of("org-a"), id)).contains("first");
+    assertThat(records.holds(OrganisationId.of("org-a"), id)).isTrue();
+    assertThat(records.find(OrganisationId.of("org-b"), id)).isEmpty();
+    assertThat(records.holds(OrganisationId.of("org-b"), id)).isFalse();
+    assertThat(records.holds(OrganisationId.of("org-a"), UUID.randomUUID().toString())).isFalse();
 
     OnceRecords<Document> whole = new OnceRecords<>(SharedInfra.mongoClient().getDatabase("once-records-tests"),
         outboxes, collectionName, KEYS, d -> d);
-    Optional<Document> read = whole.find("org-a", id);
+    Optional<Document> read = whole.find(OrganisationId.of("org-a"), id);
     assertThat(read).isPresent();
     assertThat(read.get()).doesNotContainKeys(Outbox.EVENTS, Outbox.PENDING_SINCE).containsKey("name");
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
+import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.testsupport.SharedInfra;
 import java.time.Instant;
 import java.util.List;
@@ -49,7 +50,7 @@ class OrganisationDirectoryIntegrationTests {
 
       assertThat(directory.apply(profile(org, 1, "Duka", List.of()))).isTrue();
 
-      assertThat(directory.byId(org)).contains(profile(org, 1, "Duka", List.of()));
+      assertThat(directory.byId(OrganisationId.of(org))).contains(profile(org, 1, "Duka", List.of()));
     }
 
     @Test
@@ -59,7 +60,7 @@ class OrganisationDirectoryIntegrationTests {
 
       assertThat(directory.apply(profile(org, 3, "New name", List.of()))).isTrue();
 
-      assertThat(directory.byId(org).orElseThrow().name()).isEqualTo("New name");
+      assertThat(directory.byId(OrganisationId.of(org)).orElseThrow().name()).isEqualTo("New name");
     }
 
     @Test
@@ -69,8 +70,8 @@ class OrganisationDirectoryIntegrationTests {
 
       assertThat(directory.apply(profile(org, 4, "Stale", List.of()))).isFalse();
 
-      assertThat(directory.byId(org).orElseThrow().name()).isEqualTo("Current");
-      assertThat(directory.byId(org).orElseThrow().revision()).isEqualTo(5);
+      assertThat(directory.byId(OrganisationId.of(org)).orElseThrow().name()).isEqualTo("Current");
+      assertThat(directory.byId(OrganisationId.of(org)).orElseThrow().revision()).isEqualTo(5);
     }
 
     @Test
@@ -89,8 +90,8 @@ class OrganisationDirectoryIntegrationTests {
             .forEach(r -> pool.submit(() -> directory.apply(profile(org, r, "rev " + r, List.of()))));
       }
 
-      assertThat(directory.byId(org).orElseThrow().revision()).isEqualTo(20);
-      assertThat(directory.byId(org).orElseThrow().name()).isEqualTo("rev 20");
+      assertThat(directory.byId(OrganisationId.of(org)).orElseThrow().revision()).isEqualTo(20);
+      assertThat(directory.byId(OrganisationId.of(org)).orElseThrow().name()).isEqualTo("rev 20");
     }
   }
 
@@ -126,13 +127,13 @@ class OrganisationDirectoryIntegrationTests {
       directory.apply(new OrganisationProfile(child, 43, "Branch", null, null, "LP0000000043", "sandbox", null,
           parent, false, List.of(), null, null, created, created, 1));
 
-      assertThat(directory.children(parent)).extracting(OrganisationProfile::organisationId).containsExactly(child);
-      assertThat(directory.children(child)).isEmpty();
+      assertThat(directory.children(OrganisationId.of(parent))).extracting(OrganisationProfile::organisationId).containsExactly(child);
+      assertThat(directory.children(OrganisationId.of(child))).isEmpty();
     }
 
     @Test
     void answersEmptyForAnOrganisationItHasNotHeardOf() {
-      assertThat(directory.byId(UUID.randomUUID().toString())).isEmpty();
+      assertThat(directory.byId(OrganisationId.of(UUID.randomUUID().toString()))).isEmpty();
     }
   }
 }

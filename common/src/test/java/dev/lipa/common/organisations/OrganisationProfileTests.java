@@ -3,6 +3,7 @@ package dev.lipa.common.organisations;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lipa.common.ids.OrganisationId;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
@@ -53,11 +54,11 @@ class OrganisationProfileTests {
   void rendersBothSpecShapes() {
     ZoneId nairobi = ZoneId.of("Africa/Nairobi");
 
-    assertThat(JSON.writeValueAsString(RecordOrganisation.of("x", Optional.of(subAccount()), nairobi)))
+    assertThat(JSON.writeValueAsString(RecordOrganisation.of(OrganisationId.of("x"), Optional.of(subAccount()), nairobi)))
         .isEqualTo("{\"id\":7,\"uuid\":\"6f1c2b8e-1111-4222-8333-944455556666\",\"name\":\"Branch\","
             + "\"phoneNumber\":\"254700000001\",\"email\":\"ops@duka.example\",\"uniqueReference\":\"LP00000007AB\","
             + "\"createdAt\":\"2025-03-01T11:00:00.123000\",\"updatedAt\":\"2025-03-01T11:01:00.123000\"}");
-    assertThat(JSON.writeValueAsString(BankRecordOrganisation.of("x", Optional.of(subAccount()))))
+    assertThat(JSON.writeValueAsString(BankRecordOrganisation.of(OrganisationId.of("x"), Optional.of(subAccount()))))
         .isEqualTo("{\"uuid\":\"6f1c2b8e-1111-4222-8333-944455556666\",\"name\":\"Branch\","
             + "\"phoneNumber\":\"254700000001\",\"environment\":\"sandbox\","
             + "\"collectionCallbackUrl\":\"https://merchant.example/bank\","
@@ -66,7 +67,7 @@ class OrganisationProfileTests {
 
   @Test
   void rendersOnlyTheUuidWhileTheProfileIsUnknown() {
-    assertThat(JSON.writeValueAsString(BankRecordOrganisation.of("abc", Optional.empty()))).isEqualTo(
+    assertThat(JSON.writeValueAsString(BankRecordOrganisation.of(OrganisationId.of("abc"), Optional.empty()))).isEqualTo(
         "{\"uuid\":\"abc\",\"name\":null,\"phoneNumber\":null,\"environment\":null,\"collectionCallbackUrl\":null,"
             + "\"parentOrganisation\":null,\"parent\":null}");
   }

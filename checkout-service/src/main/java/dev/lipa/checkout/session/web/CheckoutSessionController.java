@@ -90,7 +90,7 @@ class CheckoutSessionController {
     OrganisationId organisation = Caller.organisation(request);
     String fingerprint = RequestFingerprint.of(body);
     CreateSessionRequest accepted = command;
-    return idempotency.execute(new IdempotentRequest(organisation.value(), CREATE_SCOPE, key, fingerprint),
+    return idempotency.execute(new IdempotentRequest(organisation, CREATE_SCOPE, key, fingerprint),
         claim -> accept(organisation, accepted, deviceId, fingerprint, claim));
   }
 

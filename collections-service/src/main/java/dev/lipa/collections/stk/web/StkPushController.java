@@ -78,7 +78,7 @@ class StkPushController {
     callbackUrls.requireAcceptable("callbackUrl", command.callbackUrl());
     OrganisationId organisation = Caller.organisation(request);
     String fingerprint = RequestFingerprint.of(body);
-    return idempotency.execute(new IdempotentRequest(organisation.value(), CREATE_SCOPE, key, fingerprint),
+    return idempotency.execute(new IdempotentRequest(organisation, CREATE_SCOPE, key, fingerprint),
         claim -> accept(organisation, command, fingerprint, claim));
   }
 
