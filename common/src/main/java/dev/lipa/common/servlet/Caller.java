@@ -23,11 +23,6 @@ public final class Caller {
     return token(request).organisation();
   }
 
-  /** The same organisation as its text; for code not yet moved onto {@link OrganisationId}. */
-  public static String organisationId(HttpServletRequest request) {
-    return token(request).organisationId();
-  }
-
   public static VerifiedToken token(HttpServletRequest request) {
     Object token = request.getAttribute(ATTRIBUTE);
     if (token instanceof VerifiedToken verified) {

@@ -32,17 +32,17 @@ class DirectoryOrganisations implements Organisations {
 
   @Override
   public boolean isSubAccountOf(OrganisationId childId, OrganisationId parentId) {
-    return directory.byId(childId.value()).map(p -> parentId.value().equals(p.parentOrganisationId())).orElse(false);
+    return directory.byId(childId).map(p -> parentId.value().equals(p.parentOrganisationId())).orElse(false);
   }
 
   @Override
   public Optional<OrganisationId> parentOf(OrganisationId organisationId) {
-    return directory.byId(organisationId.value()).map(OrganisationProfile::parentOrganisationId)
+    return directory.byId(organisationId).map(OrganisationProfile::parentOrganisationId)
         .filter(parent -> !parent.isEmpty()).map(OrganisationId::of);
   }
 
   @Override
   public RecordOrganisation recordOrganisation(OrganisationId organisationId) {
-    return RecordOrganisation.of(organisationId.value(), directory.byId(organisationId.value()), zone);
+    return RecordOrganisation.of(organisationId, directory.byId(organisationId), zone);
   }
 }

@@ -81,21 +81,21 @@ public class PayoutStore implements ReservationOwners {
   }
 
   public Optional<Payout> find(OrganisationId organisationId, RequestId requestId) {
-    return records.find(organisationId.value(), requestId.toString());
+    return records.find(organisationId, requestId.toString());
   }
 
   @Override
   public boolean owns(OrganisationId organisationId, RequestId requestId) {
-    return records.holds(organisationId.value(), requestId.toString());
+    return records.holds(organisationId, requestId.toString());
   }
 
   public Optional<Earlier<Payout>> findByReference(OrganisationId organisationId, PayoutKind kind,
       String referenceId) {
-    return records.byReference(organisationId.value(), referenceKey(organisationId, kind, referenceId));
+    return records.byReference(organisationId, referenceKey(organisationId, kind, referenceId));
   }
 
   public Optional<Earlier<Payout>> findByIdempotencyKey(OrganisationId organisationId, String idempotencyKey) {
-    return records.byIdempotencyKey(organisationId.value(), idempotencyKey);
+    return records.byIdempotencyKey(organisationId, idempotencyKey);
   }
 
   /** The organisation's payouts of one kind matching the query, newest first. */

@@ -88,7 +88,7 @@ public class PayoutEndpoints {
     callbackUrls.requireAcceptable("callbackUrl", command.callbackUrl());
     OrganisationId organisationId = Caller.organisation(request);
     String fingerprint = RequestFingerprint.of(body);
-    return idempotent.execute(new IdempotentRequest(organisationId.value(), scope, key, fingerprint), claim -> {
+    return idempotent.execute(new IdempotentRequest(organisationId, scope, key, fingerprint), claim -> {
       Creation<Payout> creation;
       try {
         creation = payouts.accept(organisationId, command, Origin.of(fingerprint, claim));

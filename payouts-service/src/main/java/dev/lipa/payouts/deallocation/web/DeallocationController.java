@@ -85,7 +85,7 @@ class DeallocationController {
       JsonNode body, String what) {
     OrganisationId caller = command.caller();
     String fingerprint = RequestFingerprint.of(body);
-    IdempotentRequest keyed = new IdempotentRequest(caller.value(), scope, command.idempotencyKey(), fingerprint);
+    IdempotentRequest keyed = new IdempotentRequest(caller, scope, command.idempotencyKey(), fingerprint);
     return idempotent.execute(keyed, claim -> {
       RequestIdentity identity = new RequestIdentity(caller, scope, fingerprint, command.referenceId(),
           claim == null ? null : claim.id());

@@ -64,7 +64,7 @@ class TopUpController {
     String fingerprint = RequestFingerprint.of(body);
     Currency checked = currency;
     // both spellings of the path are one endpoint: a key or referenceId used on one is used on the other
-    return idempotent.execute(new IdempotentRequest(caller.value(), SCOPE, key, fingerprint), claim -> {
+    return idempotent.execute(new IdempotentRequest(caller, SCOPE, key, fingerprint), claim -> {
       OnceOnly.Result<TopUp> execution;
       try {
         execution = topUps.topUp(checked, amount, new RequestIdentity(caller, SCOPE, fingerprint, referenceId,
