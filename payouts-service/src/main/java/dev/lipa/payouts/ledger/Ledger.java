@@ -14,12 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 
@@ -32,14 +26,12 @@ import org.springframework.stereotype.Service;
  * <p>Credits can also come many at a time ({@link #creditAll}, a Kafka batch of collection events): they are grouped
  * per account and each group is one journal query and one guarded update of its account, whatever its size.
  *
- * <p>A repair job copies entries a crash left in account documents to the journal and releases reservations that no
- * payout owns (a crash between the reservation and the payout's insert); both are safe on every replica at once.
+ * <p>A repair job ({@link LedgerRepair}) copies entries a crash left in account documents to the journal and releases
+ * reservations that no payout owns; both are safe on every replica at once.
  */
 @Service
 public class Ledger implements AutoCloseable {
 
-  private static final Logger log = LoggerFactory.getLogger(Ledger.class);
-  private static final int REPAIR_BATCH = 200;
   /**
    * Tries per movement or group: opening the account takes one, and each time the account changes between a guarded
    * update that matched nothing and the read that explains it takes another (a race, rare and short).
@@ -51,8 +43,7 @@ public class Ledger implements AutoCloseable {
   private final Clock clock;
   private final Map<String, BigDecimal> openingFloat;
   private final PayoutsProperties.Ledger settings;
-  private final ScheduledExecutorService repairs = Executors.newSingleThreadScheduledExecutor(
-      Thread.ofPlatform().daemon().name("ledger-repair").factory());
+  private final LedgerRepair repairs;
 
   public Ledger(LedgerStore store, ObjectProvider<ReservationOwners> owners, PayoutsProperties properties,
       Clock clock) {
@@ -61,8 +52,7 @@ public class Ledger implements AutoCloseable {
     this.clock = clock;
     this.settings = properties.ledger();
     this.openingFloat = settings.openingFloat();
-    long period = settings.repairInterval().toMillis();
-    repairs.scheduleWithFixedDelay(this::repairSafely, period, period, TimeUnit.MILLISECONDS);
+    this.repairs = new LedgerRepair(store, owners, settings, this::apply, this::now);
   }
 
   /**
@@ -237,43 +227,7 @@ public class Ledger implements AutoCloseable {
 
   /** Copies stale pending entries and releases orphaned reservations; returns how many reservations it released. */
   public int repair() {
-    Instant now = now();
-    store.copyStalePending(now.minus(settings.repairInterval()), REPAIR_BATCH);
-    ReservationOwners owner = owners.getIfAvailable();
-    if (owner == null) {
-      return 0;
-    }
-    int released = 0;
-    for (Hold hold : store.holdsOlderThan(now.minus(settings.orphanAfter()), REPAIR_BATCH)) {
-      if (!ownedByAPayout(owner, hold)) {
-        log.warn("releasing reservation {} of {} {}: no payout owns it", hold.requestId(), hold.organisationId(),
-            hold.currency());
-        if (apply(new Movement(hold.organisationId(), hold.currency(), MovementKind.RELEASE, hold.requestId(),
-            hold.amount()))) {
-          released++;
-        }
-      }
-    }
-    return released;
-  }
-
-  /** A hold's requestId is a payout's (only a reservation holds); text that is no UUID can belong to no payout. */
-  private static boolean ownedByAPayout(ReservationOwners owner, Hold hold) {
-    RequestId requestId;
-    try {
-      requestId = RequestId.of(UUID.fromString(hold.requestId()));
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-    return owner.owns(hold.organisationId(), requestId);
-  }
-
-  private void repairSafely() {
-    try {
-      repair();
-    } catch (RuntimeException e) {
-      log.warn("ledger repair failed: {}", e.toString());
-    }
+    return repairs.run();
   }
 
   private Instant now() {
@@ -282,6 +236,6 @@ public class Ledger implements AutoCloseable {
 
   @Override
   public void close() {
-    repairs.shutdownNow();
+    repairs.close();
   }
 }
