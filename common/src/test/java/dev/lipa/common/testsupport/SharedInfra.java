@@ -19,6 +19,10 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * integration test of a module. Started on first use, stopped at JVM exit. The store is the local platform's own
  * ({@link StoreBackends#memory()}: mongo-java-server's memory backend with the platform's indexes), so the tests run
  * every query through the same index code the platform does.
+ *
+ * <p>Under the {@code containers} Maven profile ({@code ./mvnw verify -Pcontainers}) both are containers instead: a
+ * Kafka broker and a MongoDB replica set ({@link Containers}), where a container engine is reachable; where none is,
+ * the integration tests are skipped with a message saying so.
  */
 public final class SharedInfra {
 
@@ -38,6 +42,9 @@ public final class SharedInfra {
 
   /** The connection string of the shared store. */
   public static synchronized String mongoUri() {
+    if (Containers.wanted()) {
+      return Containers.mongoUri();
+    }
     if (mongo == null) {
       mongo = new MongoServer(StoreBackends.memory());
       mongo.bind("127.0.0.1", 0);
@@ -61,6 +68,9 @@ public final class SharedInfra {
 
   /** The bootstrap servers of the shared broker; topics are created on first use with 3 partitions. */
   public static synchronized String kafkaBootstrapServers() {
+    if (Containers.wanted()) {
+      return Containers.kafkaBootstrapServers();
+    }
     if (kafka == null) {
       kafka = new EmbeddedKafkaKraftBroker(1, 3);
       kafka.brokerProperty("auto.create.topics.enable", "true");
