@@ -59,7 +59,8 @@ class ComposeFileTests {
     Map<String, Integer> ports = Repository.portTable();
     for (String service : Repository.SERVICES) {
       Map<String, Object> env = HelmChartTests.map(at(service(service), "environment"));
-      assertThat(env).as(service).containsEntry("PORT", String.valueOf(ports.get(service)));
+      assertThat(env).as(service).containsEntry("PORT", String.valueOf(ports.get(service)))
+          .containsEntry("LIPA_BIND_ADDRESS", "0.0.0.0");
       assertThat((String) at(service(service), "image")).as(service).endsWith("/lipa-" + service + ":0.1.0-SNAPSHOT");
       assertThat(at(service(service), "user")).as(service).isEqualTo("10001:10001");
       assertThat(String.valueOf(env.get("JAVA_TOOL_OPTIONS"))).as(service).contains("-XX:MaxRAMPercentage=");

@@ -26,8 +26,10 @@ class HelmChartTests {
   private static Map<String, Integer> ports;
 
   @BeforeAll
-  static void render() {
+  static void render() throws java.io.IOException {
     chart = RenderedChart.render();
+    // for a reader of the build: what the chart renders with its defaults
+    java.nio.file.Files.writeString(java.nio.file.Path.of("target/lipa-rendered.yaml"), chart.yaml());
     ports = Repository.portTable();
   }
 
@@ -46,6 +48,17 @@ class HelmChartTests {
     // the table and the services' own defaults agree, so a service started without PORT listens where the chart says
     for (String service : Repository.SERVICES) {
       assertThat(Repository.applicationDefaultPort(service)).as(service).isEqualTo(ports.get(service));
+    }
+  }
+
+  @Test
+  void servicesListenOnEveryAddressOfTheirPodNotOnlyLoopback() {
+    // the reason: common's ServiceListeners binds a service to loopback unless LIPA_BIND_ADDRESS says otherwise, and
+    // a kubelet's probe or another pod never reaches a pod's loopback
+    assertThat(Repository.read(Repository.root().resolve(
+        "common/src/main/java/dev/lipa/common/servlet/ServiceListeners.java"))).contains("lipa.bind-address:127.0.0.1");
+    for (String service : Repository.SERVICES) {
+      assertThat(configMap(service)).as(service).containsEntry("LIPA_BIND_ADDRESS", "0.0.0.0");
     }
   }
 

@@ -34,7 +34,7 @@ class ImageDefinitionTests {
   @Test
   void theImageExposesItsServicesPortAndChecksActuatorsReadiness() {
     assertThat(instructions("EXPOSE")).containsExactly("${PORT}");
-    assertThat(DOCKERFILE).contains("PORT=${PORT}");
+    assertThat(DOCKERFILE).contains("PORT=${PORT}", "LIPA_BIND_ADDRESS=0.0.0.0");
     for (String service : Repository.SERVICES) {
       assertThat(DOCKERFILE).as(service).contains("GET " + Repository.probePaths(service).get("readiness") + " ");
     }
