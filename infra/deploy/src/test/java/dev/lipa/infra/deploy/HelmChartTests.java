@@ -63,6 +63,17 @@ class HelmChartTests {
   }
 
   @Test
+  void callbacksMayReachNoneOfThePlatformsOwnPorts() {
+    for (String service : Repository.SERVICES) {
+      Set<String> forbidden = Set.of(((String) configMap(service).get("LIPA_CALLBACKS_PLATFORM_PORTS")).split(","));
+      for (String listener : Repository.SERVICES) {
+        assertThat(forbidden).as(service).contains(String.valueOf(ports.get(listener)));
+      }
+      assertThat(forbidden).as(service + ": Kafka's and MongoDB's ports").contains("9092", "27017");
+    }
+  }
+
+  @Test
   void aPortMovedAwayFromThePortTableIsCaught() {
     RenderedChart moved = RenderedChart.render(Map.of("services.payouts-service.port", 9084));
 
