@@ -15,6 +15,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class LeasedJob {
 
+  /** How long {@link #release()} waits for the store. */
+  static final Duration RELEASE_WAIT = Duration.ofSeconds(2);
   private static final Logger log = LoggerFactory.getLogger(LeasedJob.class);
 
   private final Leases leases;
@@ -55,16 +57,27 @@ public final class LeasedJob {
     leases.check(lease);
   }
 
-  /** Gives the lease up (a clean stop), so another replica runs the job at once instead of after it expires. */
+  /**
+   * Gives the lease up (a clean stop), so another replica runs the job at once instead of after it expires. Waits for
+   * the store at most {@link #RELEASE_WAIT}: at a shutdown whose store is already gone the driver would wait its whole
+   * server selection (30 s), and an unreleased lease only expires a little later.
+   */
   public void release() {
     Lease held = last;
-    if (held != null) {
+    if (held == null) {
+      return;
+    }
+    Thread releasing = Thread.ofVirtual().name("lease-release-" + name).start(() -> {
       try {
         leases.release(held);
       } catch (RuntimeException e) {
-        // it expires by itself
-        log.debug("{}: releasing the lease failed: {}", name, e.toString());
+        log.debug("{}: releasing the lease failed, it expires by itself: {}", name, e.toString());
       }
+    });
+    try {
+      releasing.join(RELEASE_WAIT);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
