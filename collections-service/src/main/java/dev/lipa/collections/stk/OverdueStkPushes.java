@@ -3,58 +3,92 @@ package dev.lipa.collections.stk;
 import dev.lipa.collections.CollectionsProperties;
 import dev.lipa.collections.stk.rail.StkPrompt;
 import dev.lipa.collections.stk.rail.StkRail;
+import dev.lipa.common.lease.LeasedJob;
+import dev.lipa.common.lease.Leases;
 import dev.lipa.common.rail.OverdueSettings;
 import java.time.Clock;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
  * Asks the rail again for the outcome of pushes still PENDING long after they should have been answered: the
  * process waiting for the answer may have died (the sandbox's timer lives in memory; a real rail's callback may be
- * lost). Safe on every replica at once: applying an outcome is a compare-and-set.
+ * lost).
+ *
+ * <p>Runs under the lease {@value #LEASE} (one replica at a time, for {@link #LEASE_INTERVALS} sweep intervals, renewed
+ * by each sweep): every replica asking the rail about the same pushes would multiply the queries a real rail counts
+ * against us. Before each question the sweep makes the lease's fencing check, so a replica that stalled past its lease
+ * asks nothing more once it wakes. The answer itself is applied by a compare-and-set, so a question asked twice anyway
+ * (the window between a check and its question) still completes the push once.
  */
 @Component
 public class OverdueStkPushes implements AutoCloseable {
 
+  /** The lease's name in the service's {@code leases} collection. */
+  static final String LEASE = "stk-overdue-sweep";
+  /** How many sweep intervals a grant lasts: a holder that misses a sweep or two keeps the job. */
+  static final int LEASE_INTERVALS = 3;
   private static final Logger log = LoggerFactory.getLogger(OverdueStkPushes.class);
 
   private final StkPushStore store;
-  private final ObjectProvider<StkRail> rail;
+  private final Supplier<StkRail> rail;
   private final OverdueSettings settings;
   private final Clock clock;
-  private final ScheduledExecutorService scheduler;
+  private final LeasedJob job;
+  private ScheduledExecutorService scheduler;
 
+  @Autowired
   public OverdueStkPushes(StkPushStore store, ObjectProvider<StkRail> rail, CollectionsProperties properties,
-      Clock clock) {
+      Clock clock, Leases leases) {
+    this(store, rail::getIfAvailable, properties.overdue(), clock, leases);
+    start();
+  }
+
+  /** Not started: {@link #sweep()} runs when called (tests run several as replicas). */
+  OverdueStkPushes(StkPushStore store, Supplier<StkRail> rail, OverdueSettings settings, Clock clock, Leases leases) {
     this.store = store;
     this.rail = rail;
-    this.settings = properties.overdue();
+    this.settings = settings;
     this.clock = clock;
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(
+    this.job = new LeasedJob(leases, LEASE, settings.sweepInterval().multipliedBy(LEASE_INTERVALS));
+  }
+
+  private synchronized void start() {
+    scheduler = Executors.newSingleThreadScheduledExecutor(
         Thread.ofPlatform().daemon().name("stk-overdue-sweep").factory());
     long period = settings.sweepInterval().toMillis();
     scheduler.scheduleWithFixedDelay(this::sweepSafely, period, period, TimeUnit.MILLISECONDS);
   }
 
-  /** Asks the rail about every overdue push of this batch; returns how many. */
+  /**
+   * Asks the rail about every overdue push of this batch when this replica holds the lease; returns how many (0 when
+   * another replica holds it, or when the lease was lost midway).
+   */
   public int sweep() {
-    StkRail target = rail.getIfAvailable();
+    StkRail target = rail.get();
     if (target == null) {
       return 0;
     }
-    var overdue = store.overduePending(clock.instant().minus(settings.after()), settings.sweepBatch());
-    for (StkPush push : overdue) {
-      StkPush.Details d = push.details();
-      log.info("STK push {} is overdue; asking the rail for its outcome again", d.requestId());
-      target.queryOutcome(new StkPrompt(d.organisationId(), d.requestId(), d.phoneNumber(), d.amount(),
-          d.currency().name()));
-    }
-    return overdue.size();
+    return job.runIfHolder(lease -> {
+      var overdue = store.overduePending(clock.instant().minus(settings.after()), settings.sweepBatch());
+      int asked = 0;
+      for (StkPush push : overdue) {
+        job.check(lease);
+        StkPush.Details d = push.details();
+        log.info("STK push {} is overdue; asking the rail for its outcome again", d.requestId());
+        target.queryOutcome(new StkPrompt(d.organisationId(), d.requestId(), d.phoneNumber(), d.amount(),
+            d.currency().name()));
+        asked++;
+      }
+      return asked;
+    }).orElse(0);
   }
 
   private void sweepSafely() {
@@ -65,8 +99,13 @@ public class OverdueStkPushes implements AutoCloseable {
     }
   }
 
+  /** Stops sweeping and gives the lease up, so another replica takes the job at once. */
   @Override
-  public void close() {
-    scheduler.shutdownNow();
+  public synchronized void close() {
+    if (scheduler != null) {
+      scheduler.shutdownNow();
+      scheduler = null;
+    }
+    job.release();
   }
 }

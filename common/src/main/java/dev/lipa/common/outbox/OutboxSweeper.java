@@ -18,7 +18,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Republishes the events of documents whose {@code outboxPendingSince} is older than the grace period: what a crash
- * (or a Kafka outage) left behind. Safe on every replica at once (consumers deduplicate on eventId). Owns its thread.
+ * (or a Kafka outage) left behind. Owns its thread.
+ *
+ * <p><b>Safe on every replica at once, and each stale event republished once per grace period:</b> before publishing
+ * a document's events the sweeper claims the document by a compare-and-set that moves its {@code outboxPendingSince}
+ * from the value it read to now. Of two sweepers (two replicas) that read the same stale document, only the one whose
+ * claim matched publishes; the other, or a sweeper that stalled between its read and its claim, matches nothing and
+ * publishes nothing. The moved time also spaces the republications of an event Kafka keeps refusing by the grace
+ * period instead of the sweep interval. Consumers deduplicate on eventId in any case; this keeps N replicas from
+ * multiplying the republished traffic by N.
  */
 final class OutboxSweeper implements AutoCloseable {
 
@@ -63,13 +71,22 @@ final class OutboxSweeper implements AutoCloseable {
       }
       List<OutboxEvent> events = pending.stream().map(OutboxEvent::fromDocument)
           .filter(e -> !inFlightBefore.contains(e.eventId()) && !inFlight.contains(e.eventId())).toList();
-      if (!events.isEmpty()) {
+      if (!events.isEmpty() && claim(id, document.getDate(Outbox.PENDING_SINCE))) {
         log.info("republishing {} stale outbox event(s) of {} {}", events.size(), collection.getNamespace(), id);
         publisher.publish(id, events);
         sent += events.size();
       }
     }
     return sent;
+  }
+
+  /**
+   * Moves the document's pending time from {@code seen} to now, if no one moved it since this sweep read it: the
+   * right to republish its events for the next grace period (see the class comment).
+   */
+  private boolean claim(Object id, Date seen) {
+    return collection.updateOne(Filters.and(Filters.eq(Outbox.ID, id), Filters.eq(Outbox.PENDING_SINCE, seen)),
+        Updates.set(Outbox.PENDING_SINCE, Date.from(clock.instant()))).getMatchedCount() == 1;
   }
 
   /** Sweeps every {@link OutboxSettings#sweepInterval()} from now on; a second call changes nothing. */

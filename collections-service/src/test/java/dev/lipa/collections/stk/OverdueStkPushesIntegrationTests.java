@@ -1,0 +1,199 @@
+package dev.lipa.collections.stk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Filters;
+import dev.lipa.collections.CollectionsIntegrationTest;
+import dev.lipa.collections.CollectionsProperties;
+import dev.lipa.collections.stk.rail.StkPrompt;
+import dev.lipa.collections.stk.rail.StkRail;
+import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
+import dev.lipa.common.lease.Leases;
+import dev.lipa.common.outbox.Outbox;
+import dev.lipa.common.outbox.Outboxes;
+import dev.lipa.common.rail.OverdueSettings;
+import dev.lipa.common.testsupport.MutableClock;
+import dev.lipa.common.testsupport.TopicRecorder;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.bson.Document;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Two replicas of the overdue STK sweep (two {@link OverdueStkPushes}, as two processes would run them) against one
+ * store and broker: the rail is asked about an overdue push by one replica only, a replica stalled past its lease asks
+ * nothing more, and an overdue push is answered once.
+ */
+class OverdueStkPushesIntegrationTests extends CollectionsIntegrationTest {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final OverdueSettings SETTINGS = new OverdueSettings(Duration.ofSeconds(60), Duration.ofSeconds(10),
+      100);
+  private static final Duration LEASE = SETTINGS.sweepInterval().multipliedBy(OverdueStkPushes.LEASE_INTERVALS);
+
+  @Autowired
+  private MongoClient client;
+  @Autowired
+  private Outboxes outboxes;
+  @Autowired
+  private StkOutboxEvents outboxEvents;
+
+  private final MutableClock clock = new MutableClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+  /** Every question the replicas asked the rail, by requestId, in order. */
+  private final List<String> asked = new CopyOnWriteArrayList<>();
+  private MongoDatabase own;
+  private StkPushStore store;
+  private Leases leases;
+
+  @BeforeAll
+  static void recordTopics() {
+    TopicRecorder.start();
+  }
+
+  @BeforeEach
+  void ownDatabase() {
+    // a database of its own: the service's own sweep (and other tests' pushes) stay out of these counts
+    own = client.getDatabase("overdue-" + UUID.randomUUID());
+    store = new StkPushStore(own, outboxes, outboxEvents);
+    leases = new Leases(own.getCollection(Leases.COLLECTION), clock);
+  }
+
+  @Test
+  void twoReplicasAskTheRailAboutEachOverduePushOnce() {
+    List<String> overdue = leaveOverduePushes(5);
+    OverdueStkPushes replicaA = replica(this::record);
+    OverdueStkPushes replicaB = replica(this::record);
+
+    int byA = replicaA.sweep();
+    int byB = replicaB.sweep();
+
+    assertThat(byA + byB).isEqualTo(5);
+    assertThat(asked).containsExactlyInAnyOrderElementsOf(overdue);
+  }
+
+  @Test
+  void theJobMovesToTheOtherReplicaWhenItsHolderStopsRenewing() {
+    leaveOverduePushes(2);
+    OverdueStkPushes replicaA = replica(this::record);
+    OverdueStkPushes replicaB = replica(this::record);
+    assertThat(replicaA.sweep()).isEqualTo(2);
+
+    // A died: nothing renews its lease; B keeps sweeping and gets the job once the lease has run out
+    clock.advance(LEASE.minusSeconds(1));
+    assertThat(replicaB.sweep()).isZero();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(replicaB.sweep()).isEqualTo(2);
+  }
+
+  @Test
+  void aReplicaStalledPastItsLeaseAsksNothingMoreOnceAnotherTookOver() {
+    List<String> overdue = leaveOverduePushes(5);
+    List<String> askedByA = new ArrayList<>();
+    OverdueStkPushes[] replicaB = new OverdueStkPushes[1];
+    OverdueStkPushes replicaA = replica(prompt -> {
+      askedByA.add(prompt.requestId().toString());
+      record(prompt);
+      if (askedByA.size() == 1) {
+        // A stalls right after its first question (a GC pause, SIGSTOP) past its lease; B takes the job over
+        clock.advance(LEASE.plusSeconds(1));
+        assertThat(replicaB[0].sweep()).isEqualTo(5);
+      }
+    });
+    replicaB[0] = replica(this::record);
+
+    assertThat(replicaA.sweep()).as("A's run ended when its fencing check failed").isZero();
+
+    assertThat(askedByA).hasSize(1);
+    // one question of A before it stalled, then B's five: A asked nothing after waking up
+    assertThat(asked).hasSize(6).containsAll(overdue);
+  }
+
+  @Test
+  void anOverduePushIsAnsweredOnceWhileTwoReplicasSweep(@Autowired ObjectProvider<StkRail> rail,
+      @Autowired CollectionsProperties properties, @Autowired Leases serviceLeases) {
+    // a second replica beside the service's own sweep, on the service's store, rail and lease
+    try (OverdueStkPushes second = new OverdueStkPushes(
+        new StkPushStore(database, outboxes, outboxEvents), rail, properties, Clock.systemUTC(), serviceLeases)) {
+      Instant longAgo = Instant.now().minus(10, ChronoUnit.MINUTES).truncatedTo(ChronoUnit.MILLIS);
+      StkPush push = overduePush("254700001037", longAgo);
+      database.getCollection(StkPushStore.COLLECTION).insertOne(StkPushStore.toDocument(push));
+      String requestId = push.requestId().toString();
+
+      Document stored = await().atMost(Duration.ofSeconds(30)).until(
+          () -> database.getCollection(StkPushStore.COLLECTION).find(Filters.eq("_id", requestId)).first(),
+          d -> d != null && "FAILED".equals(d.getString("status")) && !d.containsKey(Outbox.EVENTS));
+
+      assertThat(stored.getInteger("resultCode")).isEqualTo(1037);
+      assertThat(eventually(Topics.COLLECTIONS, requestId, "stk.failed")).hasSize(1);
+      assertThat(eventually(Topics.CALLBACKS, requestId, "callback.requested")).hasSize(1);
+    }
+  }
+
+  private OverdueStkPushes replica(Consumer<StkPrompt> questions) {
+    StkRail rail = new StkRail() {
+      @Override
+      public void sendPrompt(StkPrompt prompt) {
+        throw new AssertionError("an overdue sweep must not prompt the customer again");
+      }
+
+      @Override
+      public void queryOutcome(StkPrompt prompt) {
+        questions.accept(prompt);
+      }
+    };
+    return new OverdueStkPushes(store, () -> rail, SETTINGS, clock, leases);
+  }
+
+  private void record(StkPrompt prompt) {
+    asked.add(prompt.requestId().toString());
+  }
+
+  private List<String> leaveOverduePushes(int count) {
+    List<String> requestIds = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      StkPush push = overduePush("254708374149", clock.instant().minus(10, ChronoUnit.MINUTES));
+      own.getCollection(StkPushStore.COLLECTION).insertOne(StkPushStore.toDocument(push));
+      requestIds.add(push.requestId().toString());
+    }
+    return requestIds;
+  }
+
+  /** What a crash leaves: a push stored PENDING long ago, its accepted event long published, its timer gone. */
+  private static StkPush overduePush(String phoneNumber, Instant createdAt) {
+    return StkPush.restore(new StkPush.Details(Math.abs(UUID.randomUUID().getMostSignificantBits() >> 11),
+            RequestId.random(), OrganisationId.of(newOrganisation()), null, phoneNumber, "Lost timer", "INV1",
+            new BigDecimal("25"), StkCurrency.KSH, "https://merchant.example/lost", createdAt, null, null, null),
+        StkStatus.PENDING, createdAt, null, null);
+  }
+
+  /** The records of one type about one push, once the first arrived and a quiet spell in which a second would. */
+  private static List<ConsumerRecord<String, String>> eventually(String topic, String requestId, String type) {
+    await().atMost(Duration.ofSeconds(30)).until(() -> !records(topic, requestId, type).isEmpty());
+    await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> true);
+    return records(topic, requestId, type);
+  }
+
+  private static List<ConsumerRecord<String, String>> records(String topic, String requestId, String type) {
+    return TopicRecorder.records(topic, requestId).stream()
+        .filter(r -> type.equals(JSON.readTree(r.value()).get("type").stringValue())).toList();
+  }
+}
