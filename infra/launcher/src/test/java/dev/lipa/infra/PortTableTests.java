@@ -38,7 +38,7 @@ class PortTableTests {
           .contains("| `" + port.variable() + "` | `" + port.defaultPort() + "` |");
     }
     Set<String> documented = new TreeSet<>();
-    Matcher variable = Pattern.compile("^\\| `([A-Z_]+_PORT)` \\|", Pattern.MULTILINE).matcher(readme);
+    Matcher variable = Pattern.compile("^\\| `([A-Z0-9_]+_PORT)` \\|", Pattern.MULTILINE).matcher(readme);
     while (variable.find()) {
       documented.add(variable.group(1));
     }

@@ -1,0 +1,61 @@
+package dev.lipa.gateway.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.lipa.common.testsupport.TestHttp;
+import dev.lipa.gateway.support.BalancedGateway;
+import dev.lipa.gateway.support.Replica;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** The gateway follows its replicas' readiness: one out of service gets no request until it is ready again. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class ReplicaHealthIntegrationTests {
+
+  static final Replica ONE = new Replica("payouts-1");
+  static final Replica TWO = new Replica("payouts-2");
+  static final String PAYOUTS = "/api/sandbox/v1/send-money/single";
+
+  @LocalServerPort
+  int port;
+
+  @DynamicPropertySource
+  static void replicas(DynamicPropertyRegistry registry) {
+    BalancedGateway.register(registry, ONE, TWO, "200ms");
+  }
+
+  TestHttp http() {
+    return new TestHttp("http://localhost:" + port);
+  }
+
+  @Test
+  void aReplicaOutOfServiceGetsNoRequestsUntilItIsReadyAgain() {
+    TWO.ready(false);
+    try {
+      // once the next check has seen it, ten requests in a row all go to the ready replica
+      await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+        int before = TWO.requests();
+        for (int i = 0; i < 10; i++) {
+          assertThat(http().postJson(PAYOUTS, BalancedGateway.body(), BalancedGateway.authorized()).body())
+              .contains("payouts-1");
+        }
+        assertThat(TWO.requests()).isEqualTo(before);
+      });
+    } finally {
+      TWO.ready(true);
+    }
+    await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+      int before = TWO.requests();
+      for (int i = 0; i < 4; i++) {
+        assertThat(http().postJson(PAYOUTS, BalancedGateway.body(), BalancedGateway.authorized()).status())
+            .isEqualTo(200);
+      }
+      assertThat(TWO.requests()).as("back in the rotation").isGreaterThan(before);
+    });
+  }
+}
