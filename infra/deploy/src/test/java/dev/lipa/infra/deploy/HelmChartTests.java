@@ -266,7 +266,11 @@ class HelmChartTests {
         "LIPA_CHECKOUT_SESSION_LIFETIME", "IDEMPOTENCY_RETENTION", "SANDBOX_OUTCOME_DELAY", "GATEWAY_CONNECT_TIMEOUT_MILLIS",
         "GATEWAY_RESPONSE_TIMEOUT_MILLIS",
         // the master keys come inline (LIPA_SECRETS_MASTER_KEYS) from the Secret instead of a file
-        "LIPA_SECRETS_MASTER_KEY_FILE");
+        "LIPA_SECRETS_MASTER_KEY_FILE",
+        // the gateway's own replica lists are the local cluster's (./platform up --cluster); in Kubernetes each
+        // service's Service balances across its pods, so they stay empty and the gateway routes to *_URI
+        "AUTH_INSTANCES", "CHECKOUT_INSTANCES", "COLLECTIONS_INSTANCES", "PAYOUTS_INSTANCES", "DISPATCHER_INSTANCES",
+        "GATEWAY_HEALTH_CHECK_INTERVAL");
     Pattern placeholder = Pattern.compile("\\$\\{([A-Z][A-Z0-9_]*)(?::[^}]*)?}");
     for (String service : Repository.SERVICES) {
       Set<String> read = new TreeSet<>();
