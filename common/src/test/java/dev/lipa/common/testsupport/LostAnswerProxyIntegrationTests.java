@@ -3,11 +3,14 @@ package dev.lipa.common.testsupport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.mongodb.MongoServerException;
 import com.mongodb.MongoSocketException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.UpdateOptions;
+import com.mongodb.client.model.Updates;
 import java.time.Duration;
 import java.util.UUID;
 import org.bson.Document;
@@ -16,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The lost-answer proxy does what the tests built on it rely on: the chosen write is applied, its answer never
- * arrives, and only that one answer is lost. It also shows what the embedded store cannot prove: the driver's
+ * arrives, and only that one answer is lost; a chosen upsert is answered with the duplicate-key error of a lost race. It also shows what the embedded store cannot prove: the driver's
  * retryable writes (on by default) do not retry here, since the store is a standalone server without sessions; the
  * caller's own retry is what the platform's tests exercise.
  */
@@ -61,5 +64,21 @@ class LostAnswerProxyIntegrationTests {
     throughProxy.insertOne(new Document("_id", "second"));
 
     assertThat(direct.countDocuments()).isEqualTo(2);
+  }
+
+  @Test
+  void answersAChosenUpsertWithADuplicateKeyErrorAndLeavesTheStoreAsTheWinnerLeftIt() {
+    direct.insertOne(new Document("_id", "account-1").append("owner", "the other replica"));
+    int before = proxy.duplicateKeyAnswers();
+    proxy.answerWithDuplicateKey(LostAnswerProxy.command("update", collectionName));
+
+    assertThatThrownBy(() -> throughProxy.updateOne(Filters.eq("_id", "account-1"),
+        Updates.setOnInsert("owner", "this replica"), new UpdateOptions().upsert(true)))
+        .isInstanceOfSatisfying(MongoServerException.class, e -> assertThat(e.getCode()).isEqualTo(11000));
+
+    assertThat(proxy.duplicateKeyAnswers()).isEqualTo(before + 1);
+    assertThat(direct.find(Filters.eq("_id", "account-1")).first()).containsEntry("owner", "the other replica");
+    // the connection goes on: the next command is relayed as usual
+    assertThat(throughProxy.countDocuments()).isEqualTo(1);
   }
 }
