@@ -19,6 +19,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ContextConfiguration;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -29,6 +30,9 @@ import tools.jackson.databind.json.JsonMapper;
  * server, so the driver's own retryable writes do not apply here: the listener's retry is what is proven.
  */
 @ContextConfiguration(initializers = LostAnswerProxyInitializer.class, inheritInitializers = false)
+// a second instance of the service (this context) must not keep running beside the module's shared one: the two would
+// split the consumer groups and each hold acknowledgements of its outbox the other's writes do not know about
+@DirtiesContext
 class LedgerLostAnswerIntegrationTests extends PayoutsIntegrationTest {
 
   private static final Duration PATIENCE = Duration.ofSeconds(60);
