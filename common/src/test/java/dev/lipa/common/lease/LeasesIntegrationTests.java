@@ -21,8 +21,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,24 +28,14 @@ import org.junit.jupiter.api.Test;
 class LeasesIntegrationTests {
 
   private static final Duration LEASE = Duration.ofSeconds(30);
-  private static MongoClient mongo;
 
   private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
   private Leases leases;
 
-  @BeforeAll
-  static void connect() {
-    mongo = MongoClients.create(SharedInfra.mongoUri());
-  }
-
-  @AfterAll
-  static void disconnect() {
-    mongo.close();
-  }
-
   @BeforeEach
   void freshCollection() {
-    leases = new Leases(mongo.getDatabase("lease-tests").getCollection("leases-" + UUID.randomUUID()), clock);
+    leases = new Leases(SharedInfra.mongoClient().getDatabase("lease-tests")
+        .getCollection("leases-" + UUID.randomUUID()), clock);
   }
 
   @Test
