@@ -1,7 +1,7 @@
 package dev.lipa.collections;
 
 import com.mongodb.client.MongoDatabase;
-import dev.lipa.common.testsupport.SharedInfraInitializer;
+import dev.lipa.common.testsupport.LostAnswerProxyInitializer;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.common.testsupport.TestIssuer;
 import java.util.Map;
@@ -13,8 +13,9 @@ import org.springframework.test.context.ContextConfiguration;
 
 /**
  * The one Spring context of this module's integration tests (same configuration everywhere, so it is shared): the
- * real service on a random port over the shared broker and store. Tests use a fresh organisation each instead of
- * cleaning the store.
+ * real service on a random port over the shared broker and store, the store reached through the
+ * {@link dev.lipa.common.testsupport.LostAnswerProxy} (it relays everything unless a test arms it to lose an answer).
+ * Tests use a fresh organisation each instead of cleaning the store.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     // long enough to see a push PENDING right after creating it, short enough for quick outcomes
@@ -26,7 +27,7 @@ import org.springframework.test.context.ContextConfiguration;
     // the shared secret of POST /internal/v1/stk-pushes (internal.InternalStkPushIntegrationTests)
     "lipa.internal.token=internal-test-token",
     "lipa.operator.token=" + CollectionsIntegrationTest.OPERATOR_TOKEN})
-@ContextConfiguration(initializers = SharedInfraInitializer.class)
+@ContextConfiguration(initializers = LostAnswerProxyInitializer.class)
 public abstract class CollectionsIntegrationTest {
 
   protected static final String NEW = "/api/sandbox/v1/stk/new";

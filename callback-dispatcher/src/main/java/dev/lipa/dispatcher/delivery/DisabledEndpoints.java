@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.delivery;
 
+import com.mongodb.MongoServerException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
@@ -28,6 +29,7 @@ public class DisabledEndpoints {
 
   static final String COLLECTION = "disabled_endpoints";
   private static final Duration REFRESH_EVERY = Duration.ofSeconds(5);
+  private static final int DUPLICATE_KEY = 11000;
 
   private final MongoCollection<Document> endpoints;
   private final Clock clock;
@@ -47,10 +49,18 @@ public class DisabledEndpoints {
   /** Stops callbacks to this URL of this organisation. */
   public void disable(OrganisationId organisationId, String url, String callbackId) {
     String key = key(organisationId, url);
-    endpoints.replaceOne(Filters.eq("_id", key),
-        new Document("_id", key).append("organisationId", organisationId.value()).append("url", url)
-            .append("disabledAt", Date.from(clock.instant())).append("byCallbackId", callbackId),
-        new ReplaceOptions().upsert(true));
+    try {
+      endpoints.replaceOne(Filters.eq("_id", key),
+          new Document("_id", key).append("organisationId", organisationId.value()).append("url", url)
+              .append("disabledAt", Date.from(clock.instant())).append("byCallbackId", callbackId),
+          new ReplaceOptions().upsert(true));
+    } catch (MongoServerException e) {
+      // two replicas disabling one endpoint at once race on a real MongoDB: the loser's upsert fails with a duplicate
+      // key, and the endpoint is disabled all the same (the winner's document says so)
+      if (e.getCode() != DUPLICATE_KEY || endpoints.countDocuments(Filters.eq("_id", key)) == 0) {
+        throw e;
+      }
+    }
     disabled.add(key);
   }
 

@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.signing;
 
+import com.mongodb.MongoServerException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
@@ -29,6 +30,7 @@ import org.springframework.stereotype.Component;
 class SigningSecretStore implements SealedRecords {
 
   static final String COLLECTION = "signing_secrets";
+  private static final int DUPLICATE_KEY = 11000;
 
   private final MongoCollection<Document> secrets;
   private final SecretEnvelope envelope;
@@ -89,14 +91,29 @@ class SigningSecretStore implements SealedRecords {
         .map(SigningSecretStore::read);
   }
 
-  /** Stores a first secret unless the organisation has one; returns what is stored afterwards either way. */
+  /**
+   * Stores a first secret unless the organisation has one; returns what is stored afterwards either way. Two
+   * replicas creating the first secret of one organisation at once race on a real MongoDB: the loser's upsert fails
+   * with a duplicate key, and it returns the winner's secret instead of failing.
+   */
   Stored createIfAbsent(OrganisationId organisationId, String sealed, Instant now, boolean revealed) {
-    Document doc = secrets.findOneAndUpdate(Filters.eq("_id", organisationId.value()),
-        Updates.combine(
-            Updates.setOnInsert("current", sealed),
-            Updates.setOnInsert("createdAt", Date.from(now)),
-            Updates.setOnInsert("revealed", revealed)),
-        new FindOneAndUpdateOptions().upsert(true).returnDocument(ReturnDocument.AFTER));
+    Document doc;
+    try {
+      doc = secrets.findOneAndUpdate(Filters.eq("_id", organisationId.value()),
+          Updates.combine(
+              Updates.setOnInsert("current", sealed),
+              Updates.setOnInsert("createdAt", Date.from(now)),
+              Updates.setOnInsert("revealed", revealed)),
+          new FindOneAndUpdateOptions().upsert(true).returnDocument(ReturnDocument.AFTER));
+    } catch (MongoServerException e) {
+      if (e.getCode() != DUPLICATE_KEY) {
+        throw e;
+      }
+      doc = secrets.find(Filters.eq("_id", organisationId.value())).first();
+      if (doc == null) { // the winner's secret was gone again at once: only a deletion could do that
+        throw e;
+      }
+    }
     return read(doc);
   }
 
