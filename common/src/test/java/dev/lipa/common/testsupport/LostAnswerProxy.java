@@ -5,12 +5,9 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -53,29 +50,23 @@ public final class LostAnswerProxy {
   private final AtomicInteger duplicateKeys = new AtomicInteger();
   private final AtomicInteger lost = new AtomicInteger();
 
-  private LostAnswerProxy(InetSocketAddress store) throws IOException {
+  private LostAnswerProxy(InetSocketAddress store) {
     this.store = store;
-    this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    this.server = StoreRelays.listen();
     Thread.ofVirtual().name("lost-answer-proxy").start(this::accept);
   }
 
   /** The proxy in front of {@link SharedInfra#mongoUri()}. */
   public static synchronized LostAnswerProxy shared() {
     if (shared == null) {
-      URI uri = URI.create(SharedInfra.mongoUri());
-      try {
-        shared = new LostAnswerProxy(new InetSocketAddress(uri.getHost(), uri.getPort()));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      shared = new LostAnswerProxy(StoreRelays.sharedStore());
     }
     return shared;
   }
 
   /** The connection string through the proxy; server selection gives up after {@code serverSelectionTimeout}. */
   public String mongoUri(Duration serverSelectionTimeout) {
-    return "mongodb://127.0.0.1:" + server.getLocalPort() + "/?serverSelectionTimeoutMS="
-        + serverSelectionTimeout.toMillis() + "&connectTimeoutMS=1000";
+    return StoreRelays.mongoUri(server.getLocalPort(), serverSelectionTimeout);
   }
 
   /**
@@ -135,12 +126,8 @@ public final class LostAnswerProxy {
   }
 
   private void relay(Socket client) {
-    Socket upstream = new Socket();
-    try {
-      upstream.connect(store, 2000);
-    } catch (IOException e) {
-      closeQuietly(client);
-      closeQuietly(upstream);
+    Socket upstream = StoreRelays.connect(store, client);
+    if (upstream == null) {
       return;
     }
     Connection connection = new Connection(client, upstream);
@@ -213,8 +200,8 @@ public final class LostAnswerProxy {
     }
 
     private void close() {
-      closeQuietly(client);
-      closeQuietly(upstream);
+      StoreRelays.closeQuietly(client);
+      StoreRelays.closeQuietly(upstream);
     }
   }
 
@@ -268,11 +255,4 @@ public final class LostAnswerProxy {
     return -1;
   }
 
-  private static void closeQuietly(Socket socket) {
-    try {
-      socket.close();
-    } catch (IOException e) {
-      // closing anyway
-    }
-  }
 }

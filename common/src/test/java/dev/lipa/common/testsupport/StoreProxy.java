@@ -3,12 +3,9 @@ package dev.lipa.common.testsupport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.URI;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,38 +25,29 @@ public final class StoreProxy {
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
   private volatile boolean cut;
 
-  private StoreProxy(InetSocketAddress store) throws IOException {
+  private StoreProxy(InetSocketAddress store) {
     this.store = store;
-    this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    this.server = StoreRelays.listen();
     Thread.ofVirtual().name("store-proxy").start(this::accept);
   }
 
   /** The proxy in front of {@link SharedInfra#mongoUri()}. */
   public static synchronized StoreProxy shared() {
     if (shared == null) {
-      URI uri = URI.create(SharedInfra.mongoUri());
-      try {
-        shared = new StoreProxy(new InetSocketAddress(uri.getHost(), uri.getPort()));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      shared = new StoreProxy(StoreRelays.sharedStore());
     }
     return shared;
   }
 
-  /**
-   * The connection string through the proxy. Server selection gives up after {@code serverSelectionTimeout} (the
-   * driver's default is 30 s), so that a cut store makes operations fail within a test's patience.
-   */
+  /** The connection string through the proxy; server selection gives up after {@code serverSelectionTimeout}. */
   public String mongoUri(Duration serverSelectionTimeout) {
-    return "mongodb://127.0.0.1:" + server.getLocalPort() + "/?serverSelectionTimeoutMS="
-        + serverSelectionTimeout.toMillis() + "&connectTimeoutMS=1000";
+    return StoreRelays.mongoUri(server.getLocalPort(), serverSelectionTimeout);
   }
 
   /** Drops every connection to the store and refuses new ones until {@link #restore()}. */
   public void cut() {
     cut = true;
-    open.forEach(StoreProxy::closeQuietly);
+    open.forEach(StoreRelays::closeQuietly);
     open.clear();
   }
 
@@ -80,7 +68,7 @@ public final class StoreProxy {
         return;
       }
       if (cut) {
-        closeQuietly(client);
+        StoreRelays.closeQuietly(client);
         continue;
       }
       Thread.ofVirtual().start(() -> relay(client));
@@ -88,19 +76,15 @@ public final class StoreProxy {
   }
 
   private void relay(Socket client) {
-    Socket upstream = new Socket();
-    try {
-      upstream.connect(store, 2000);
-    } catch (IOException e) {
-      closeQuietly(client);
-      closeQuietly(upstream);
+    Socket upstream = StoreRelays.connect(store, client);
+    if (upstream == null) {
       return;
     }
     open.add(client);
     open.add(upstream);
     if (cut) { // cut while this connection was being set up
-      closeQuietly(client);
-      closeQuietly(upstream);
+      StoreRelays.closeQuietly(client);
+      StoreRelays.closeQuietly(upstream);
       return;
     }
     Thread.ofVirtual().start(() -> pipe(client, upstream));
@@ -120,16 +104,9 @@ public final class StoreProxy {
     } finally {
       open.remove(from);
       open.remove(to);
-      closeQuietly(from);
-      closeQuietly(to);
+      StoreRelays.closeQuietly(from);
+      StoreRelays.closeQuietly(to);
     }
   }
 
-  private static void closeQuietly(Socket socket) {
-    try {
-      socket.close();
-    } catch (IOException e) {
-      // closing anyway
-    }
-  }
 }
