@@ -19,8 +19,12 @@ class ClusterLaunchTests {
   Path var;
 
   private Launcher.Result upCluster() throws Exception {
+    return upCluster(Map.of());
+  }
+
+  private Launcher.Result upCluster(Map<String, String> env) throws Exception {
     Files.writeString(var.resolve("sandbox-credentials.json"), "{}");
-    return Launcher.run(var, Map.of(), """
+    return Launcher.run(var, env, """
         find_java() { JAVA=true; JVM_COMMON=(); }
         needs_build() { return 1; }
         prepare_service() { :; }
@@ -81,5 +85,73 @@ class ClusterLaunchTests {
         "--server.port=8094", "--spring.kafka.bootstrap-servers=127.0.0.1:9092,127.0.0.1:9192,127.0.0.1:9292",
         "--lipa.security.jwks-uri=http://127.0.0.1:8091/.well-known/jwks.json")
         .endsWith("| http://127.0.0.1:8093  ");
+  }
+
+  @Test
+  void clusterServicesNamesTheServicesThatGetASecondReplicaAndTheRestRunOnce() throws Exception {
+    Launcher.Result result = upCluster(Map.of("LIPA_CLUSTER_SERVICES", "collections-service callback-dispatcher"));
+
+    assertThat(result.exitCode()).as(result.output()).isZero();
+    List<String> launched = result.output().lines().filter(line -> line.startsWith("launched "))
+        .map(line -> line.substring("launched ".length(), line.indexOf(" |"))).toList();
+    assertThat(launched).containsExactlyInAnyOrder("store", "kafka", "kafka-2", "kafka-3", "auth-service",
+        "collections-service", "collections-service-2", "payouts-service", "checkout-service", "callback-dispatcher",
+        "callback-dispatcher-2", "gateway");
+    // the one gateway balances collections over both replicas and enforces the whole request limit
+    assertThat(result.output().lines().filter(line -> line.startsWith("launched gateway |"))).singleElement()
+        .asString().endsWith("| lb://collections-service http://127.0.0.1:8083,http://127.0.0.1:8093 ");
+    // a second replica reads the keys from the one auth-service there is
+    assertThat(result.output().lines().filter(line -> line.startsWith("launched callback-dispatcher-2 |")))
+        .singleElement().asString().contains("--lipa.security.jwks-uri=http://127.0.0.1:8081/.well-known/jwks.json");
+    // kept for status and down, whatever their environment says
+    assertThat(Files.readString(var.resolve("run/cluster"))).isEqualTo("collections-service callback-dispatcher");
+    Launcher.Result status = Launcher.run(var, Map.of(), "load_mode; service_components | tr '\\n' ' '");
+    assertThat(status.output()).isEqualTo("auth-service collections-service collections-service-2 payouts-service "
+        + "checkout-service callback-dispatcher callback-dispatcher-2 gateway ");
+  }
+
+  @Test
+  void clusterServicesRefusesANameThatIsNoService() throws Exception {
+    Launcher.Result result = upCluster(Map.of("LIPA_CLUSTER_SERVICES", "collections-service ../../etc"));
+
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.output()).contains("LIPA_CLUSTER_SERVICES: '../../etc' is not one of");
+    assertThat(result.output()).doesNotContain("launched ");
+  }
+
+  @Test
+  void startStartsOneStoppedReplicaAsUpWouldAndNothingElse() throws Exception {
+    assertThat(upCluster().exitCode()).isZero();
+    String up = upCluster().output().lines().filter(line -> line.startsWith("launched collections-service-2 |"))
+        .findFirst().orElseThrow();
+
+    Launcher.Result start = Launcher.run(var, Map.of(), """
+        find_java() { JAVA=true; JVM_COMMON=(); }
+        prepare_service() { echo "unpacked $1"; }
+        wait_for() { echo "waited for $1"; }
+        running_pid() { [[ $1 == collections-service ]] && echo 4242; return 0; }
+        LAUNCHER=$LIPA_VAR/built; mkdir -p "$LAUNCHER/lib" && touch "$LAUNCHER/launcher.jar"
+        launch() { printf 'launched %s | %s | %s %s %s\\n' "$1" "$*" "${COLLECTIONS_URI:-}" \\
+          "${COLLECTIONS_INSTANCES:-}" "${GATEWAY_REPLICAS:-}"; }
+        load_mode; cmd_start collections-service-2
+        """);
+
+    assertThat(start.exitCode()).as(start.output()).isZero();
+    assertThat(start.output().lines().filter(line -> line.startsWith("launched "))).containsExactly(up);
+    assertThat(start.output()).contains("waited for collections-service-2")
+        .as("the jar its running twin uses is not unpacked again").doesNotContain("unpacked");
+  }
+
+  @Test
+  void startRefusesWhatIsNoComponentOfTheRun() throws Exception {
+    assertThat(upCluster(Map.of("LIPA_CLUSTER_SERVICES", "collections-service")).exitCode()).isZero();
+
+    assertThat(Launcher.run(var, Map.of(), "load_mode; service_components | tr '\\n' ' '").output())
+        .as("what runs").contains("collections-service-2 ").doesNotContain("payouts-service-2");
+    for (String name : List.of("payouts-service-2", "gateway-2", "../../bin/sh", "", "kafka-4")) {
+      Launcher.Result start = Launcher.run(var, Map.of(), "launch() { echo launched; }; load_mode; cmd_start '" + name + "'");
+      assertThat(start.exitCode()).as(name).isNotZero();
+      assertThat(start.output()).as(name).contains("usage: ./platform start <component>").doesNotContain("launched");
+    }
   }
 }

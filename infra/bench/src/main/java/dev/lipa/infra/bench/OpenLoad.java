@@ -34,9 +34,12 @@ final class OpenLoad {
     void accepted(String responseBody, int step);
   }
 
-  /** Hears of every request's outcome when it is known: {@code "201"}, {@code "HTTP 503"}, or the failure's kind. */
+  /**
+   * Hears of every request's outcome when it is known: {@code "201"}, {@code "HTTP 503"}, or the failure's kind; with
+   * the wall-clock time the request was due and its latency from then.
+   */
   interface Outcomes {
-    void answered(String outcome, long atMillis);
+    void answered(String outcome, long atMillis, long dueMillis, long micros);
   }
 
   static final long MAX_MICROS = TimeUnit.SECONDS.toMicros(120);
@@ -45,8 +48,9 @@ final class OpenLoad {
   private final int connections;
   private final int maxInFlight;
   private final long timeoutNanos;
-  private volatile Outcomes outcomes = (outcome, atMillis) -> {
+  private volatile Outcomes outcomes = (outcome, atMillis, dueMillis, micros) -> {
   };
+  private volatile boolean stopped;
 
   OpenLoad(int connections, int maxInFlight, long timeoutNanos) {
     this.connections = connections;
@@ -64,6 +68,11 @@ final class OpenLoad {
 
   private static final Job STOP = new Job(-1, 0);
 
+  /** Ends the running step early: no request is due after this (those already queued still go). */
+  void stop() {
+    stopped = true;
+  }
+
   /** Runs one step at a fixed arrival rate and waits for its requests to finish (or time out). */
   Step run(String label, int stepIndex, double rate, long durationMillis, Target target) {
     Step step = new Step(label, stepIndex, rate, durationMillis);
@@ -78,7 +87,7 @@ final class OpenLoad {
     }
     step.startedAtMillis = System.currentTimeMillis();
     long start = System.nanoTime();
-    for (long i = 0; i < count; i++) {
+    for (long i = 0; i < count && !stopped; i++) {
       long due = start + (long) (i * intervalNanos);
       long wait;
       while ((wait = due - System.nanoTime()) > 20_000) {
@@ -93,7 +102,7 @@ final class OpenLoad {
       }
       queue.add(new Job(i, due));
     }
-    step.endedAtMillis = step.startedAtMillis + durationMillis;
+    step.endedAtMillis = Math.min(step.startedAtMillis + durationMillis, System.currentTimeMillis());
     // wait for the step's stragglers so that the next step starts from an empty pipe (they still count here)
     long drainUntil = System.nanoTime() + timeoutNanos + TimeUnit.SECONDS.toNanos(2);
     while (outstanding.get() > 0 && System.nanoTime() < drainUntil) {
@@ -135,7 +144,8 @@ final class OpenLoad {
     if (late >= timeoutNanos) {
       step.error("timeout (queued in the client)");
       step.failedLatency.recordValue(Math.min(late / 1000, MAX_MICROS));
-      outcomes.answered("timeout (queued in the client)", System.currentTimeMillis());
+      long now = System.currentTimeMillis();
+      outcomes.answered("timeout (queued in the client)", now, now - late / 1_000_000, Math.min(late / 1000, MAX_MICROS));
       return;
     }
     String failure;
@@ -150,9 +160,11 @@ final class OpenLoad {
       connection.close();
       failure = "client: " + e.getClass().getSimpleName();
     }
-    long micros = Math.min((System.nanoTime() - job.due()) / 1000, MAX_MICROS);
+    long elapsedNanos = System.nanoTime() - job.due();
+    long micros = Math.min(elapsedNanos / 1000, MAX_MICROS);
+    long now = System.currentTimeMillis();
     outcomes.answered(failure != null ? failure : response.status() == 201 ? "201" : "HTTP " + response.status(),
-        System.currentTimeMillis());
+        now, now - elapsedNanos / 1_000_000, micros);
     if (failure != null) {
       step.error(failure);
       step.failedLatency.recordValue(micros);

@@ -76,12 +76,12 @@ final class StkRequests {
     };
   }
 
-  private static InetSocketAddress address(URI uri) {
+  static InetSocketAddress address(URI uri) {
     return new InetSocketAddress(uri.getHost(), uri.getPort() > 0 ? uri.getPort() : 80);
   }
 
   /** A whole HTTP/1.1 JSON POST; {@code headers} are extra header lines, each ending in CRLF. */
-  private static byte[] post(URI uri, String headers, String body) {
+  static byte[] post(URI uri, String headers, String body) {
     byte[] content = body.getBytes(StandardCharsets.UTF_8);
     String head = "POST " + uri.getRawPath() + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
         + "\r\nContent-Type: application/json\r\nAccept: application/json\r\n" + headers

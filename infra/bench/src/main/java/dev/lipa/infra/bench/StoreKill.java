@@ -44,7 +44,7 @@ final class StoreKill implements OpenLoad.Outcomes {
   }
 
   @Override
-  public void answered(String outcome, long atMillis) {
+  public void answered(String outcome, long atMillis, long dueMillis, long micros) {
     long killed = killedAtMillis;
     if (killed < 0 || atMillis < killed || recoveredAtMillis >= 0) {
       return;

@@ -1,0 +1,112 @@
+package dev.lipa.infra.bench;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/** The options of {@code ./platform chaos}; see {@link #USAGE}. */
+record ChaosOptions(
+    Path var,
+    String mongo,
+    Path platformCommand,
+    List<String> gateways,
+    double rate,
+    boolean shortRun,
+    long killMillis,
+    long pauseMillis,
+    long allBrokersMillis,
+    long calmMillis,
+    long graceMillis,
+    long timeoutMillis,
+    int connections) {
+
+  static final String USAGE = """
+      usage: ./platform chaos [options]   (against the running local cluster: ./platform up --cluster first)
+        --rate 60                 STK pushes and payouts per second in all, half each, spread over the gateways
+                                  (open model); about half of the cluster's sustained rate on 2 cores
+        --short                   CI's version: one fault of each kind (a broker killed, a replica killed, the
+                                  dispatcher killed, a broker paused, a rolling restart of collections-service)
+        --kill-seconds 20         how long a killed process stays down before ./platform start starts it again
+        --pause-seconds 40        how long a paused process stays stopped (longer than a lease: 30 s)
+        --all-brokers-seconds 60  how long every broker stays down in the all-brokers fault
+        --calm-seconds 20         steady load before the first fault, between faults and after the last
+        --grace-seconds 180       how long to wait for the last callbacks and final states before reconciling
+        --timeout-seconds 30      a request not answered by then counts as failed
+        --connections 64          keep-alive connections per gateway and kind of request
+        --var <dir> --mongo <uri> --platform <script> --gateways <url,url>   (./platform passes these)
+      Exit status 1 when an acknowledged payment was lost, a callback is missing or came twice as new ones, a
+      payment has no final state, a ledger account differs from the sum of its movements, or a request failed
+      outside a fault's window.
+      """;
+
+  /** A usage error (a null message: --help). */
+  static final class UsageException extends Exception {
+    UsageException(String message) {
+      super(message);
+    }
+  }
+
+  static ChaosOptions parse(String[] args) throws UsageException {
+    Path var = null;
+    String mongo = null;
+    Path platform = null;
+    List<String> gateways = List.of();
+    double rate = 60;
+    boolean shortRun = false;
+    long kill = 20;
+    long pause = 40;
+    long allBrokers = 60;
+    long calm = 20;
+    long grace = 180;
+    long timeout = 30;
+    int connections = 64;
+    for (int i = 0; i < args.length; i++) {
+      String option = args[i];
+      if (option.equals("--help") || option.equals("-h")) {
+        throw new UsageException(null);
+      }
+      if (option.equals("--short")) {
+        shortRun = true;
+        continue;
+      }
+      if (i + 1 >= args.length) {
+        throw new UsageException(option + " needs a value");
+      }
+      String value = args[++i];
+      switch (option) {
+        case "--var" -> var = Path.of(value);
+        case "--mongo" -> mongo = value;
+        case "--platform" -> platform = Path.of(value);
+        case "--gateways" -> gateways = Arrays.stream(value.split(",")).map(String::strip)
+            .filter(s -> !s.isEmpty()).toList();
+        case "--rate" -> rate = number(option, value, 1, 5000);
+        case "--kill-seconds" -> kill = (long) number(option, value, 1, 600);
+        case "--pause-seconds" -> pause = (long) number(option, value, 1, 600);
+        case "--all-brokers-seconds" -> allBrokers = (long) number(option, value, 1, 600);
+        case "--calm-seconds" -> calm = (long) number(option, value, 5, 600);
+        case "--grace-seconds" -> grace = (long) number(option, value, 10, 3600);
+        case "--timeout-seconds" -> timeout = (long) number(option, value, 1, 120);
+        case "--connections" -> connections = (int) number(option, value, 1, 1024);
+        default -> throw new UsageException("unknown option " + option);
+      }
+    }
+    if (var == null || mongo == null || platform == null || gateways.isEmpty()) {
+      throw new UsageException("--var, --mongo, --platform and --gateways are required (./platform chaos passes them)");
+    }
+    return new ChaosOptions(var, mongo, platform, gateways, rate, shortRun, kill * 1000, pause * 1000,
+        allBrokers * 1000, calm * 1000, grace * 1000, timeout * 1000, connections);
+  }
+
+  private static double number(String option, String value, double min, double max) throws UsageException {
+    double n;
+    try {
+      n = Double.parseDouble(value);
+    } catch (NumberFormatException e) {
+      throw new UsageException(option + " " + value + ": expected a number");
+    }
+    if (!(n >= min && n <= max)) {
+      throw new UsageException(option + " " + value + ": expected a number from " + (long) min + " to " + (long) max);
+    }
+    return n;
+  }
+}

@@ -1,0 +1,121 @@
+package dev.lipa.infra.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The options, the fault plan and the windows of {@code ./platform chaos}. */
+class ChaosTests {
+
+  private static final List<String> CLUSTER = List.of("auth-service", "auth-service-2", "callback-dispatcher",
+      "callback-dispatcher-2", "checkout-service", "checkout-service-2", "collections-service",
+      "collections-service-2", "gateway", "gateway-2", "kafka", "kafka-2", "kafka-3", "payouts-service",
+      "payouts-service-2", "store");
+  private static final String[] REQUIRED = {"--var", "/tmp/v", "--mongo", "mongodb://127.0.0.1:1", "--platform",
+      "/opt/lipa/platform", "--gateways", "http://127.0.0.1:8080, http://127.0.0.1:8090"};
+
+  private static ChaosOptions options(String... more) throws Exception {
+    List<String> args = new ArrayList<>(List.of(REQUIRED));
+    args.addAll(List.of(more));
+    return ChaosOptions.parse(args.toArray(String[]::new));
+  }
+
+  @Test
+  void readsTheGatewaysAndSecondsAndRefusesRatesAndTimesOutOfBounds() throws Exception {
+    ChaosOptions options = options("--rate", "45", "--pause-seconds", "35");
+
+    assertThat(options.gateways()).containsExactly("http://127.0.0.1:8080", "http://127.0.0.1:8090");
+    assertThat(options.rate()).isEqualTo(45);
+    assertThat(options.pauseMillis()).isEqualTo(35_000);
+    for (String[] bad : List.of(new String[] {"--rate", "0"}, new String[] {"--rate", "1e9"},
+        new String[] {"--rate", "NaN"}, new String[] {"--kill-seconds", "-1"}, new String[] {"--timeout-seconds",
+            "ten"}, new String[] {"--connections", "100000"}, new String[] {"--bogus", "1"})) {
+      assertThatThrownBy(() -> options(bad)).as(String.join(" ", bad)).isInstanceOf(ChaosOptions.UsageException.class);
+    }
+    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--rate", "10"}))
+        .isInstanceOf(ChaosOptions.UsageException.class).hasMessageContaining("--gateways");
+  }
+
+  @Test
+  void theLongRunKillsEachBrokerAReplicaOfEveryServiceAGatewayAndTheDispatcherThenPausesAndRollsEverything()
+      throws Exception {
+    List<ChaosFault> faults = ChaosFault.plan(options(), CLUSTER);
+
+    assertThat(faults).extracting(f -> f.name).containsExactly("kill broker kafka", "kill broker kafka-2",
+        "kill broker kafka-3", "kill replica auth-service-2", "kill replica collections-service-2",
+        "kill replica payouts-service-2", "kill replica checkout-service-2", "kill replica callback-dispatcher-2",
+        "kill gateway gateway-2", "kill the callback dispatcher", "pause broker kafka-2",
+        "pause replica collections-service", "pause the store", "kill every broker",
+        "rolling restart of every service");
+    assertThat(faults.get(9).components).containsExactly("callback-dispatcher", "callback-dispatcher-2");
+    assertThat(faults.get(13).allBrokers()).isTrue();
+    assertThat(faults.get(0).allBrokers()).isFalse();
+    assertThat(faults.getLast().components).hasSize(10).noneMatch(c -> c.startsWith("gateway"))
+        .noneMatch(c -> c.startsWith("kafka") || c.equals("store"));
+    assertThat(faults.get(10).holdMillis).as("a pause outlasts a lease (30 s)").isGreaterThan(30_000);
+  }
+
+  @Test
+  void theShortRunKeepsOneFaultOfEachKindOnTheComponentsThatRun() throws Exception {
+    List<String> small = List.of("auth-service", "callback-dispatcher", "callback-dispatcher-2", "checkout-service",
+        "collections-service", "collections-service-2", "gateway", "kafka", "kafka-2", "kafka-3", "payouts-service",
+        "store");
+
+    List<ChaosFault> faults = ChaosFault.plan(options("--short"), small);
+
+    assertThat(faults).extracting(f -> f.kind).containsExactly(ChaosFault.Kind.KILL, ChaosFault.Kind.KILL,
+        ChaosFault.Kind.KILL, ChaosFault.Kind.PAUSE, ChaosFault.Kind.ROLLING_RESTART);
+    assertThat(faults.getLast().components).containsExactly("collections-service", "collections-service-2");
+    assertThat(ChaosFault.plan(options(), small)).extracting(f -> f.name)
+        .as("what does not run is not planned").doesNotContain("kill replica auth-service-2", "kill gateway gateway-2");
+  }
+
+  @Test
+  void aWindowLastsUntilTheFirstCalmSecondAfterTheRepairAndAFailureOutsideEveryWindowIsFound() {
+    long t0 = 1_000_000;
+    ChaosFault fault = new ChaosFault("kill broker kafka-2", ChaosFault.Kind.KILL, List.of("kafka-2"), 5000);
+    fault.injectedAtMillis = t0 + 10_000;
+    fault.repairedAtMillis = t0 + 15_500;
+    List<ChaosTimeline.Answer> answers = new ArrayList<>();
+    for (long s = 0; s < 30; s++) {
+      for (int i = 0; i < 10; i++) {
+        long due = t0 + s * 1000 + i * 100;
+        // slow from the fault until 17 s, one failure at 12 s and one at 25 s
+        long micros = s >= 10 && s < 17 ? 3_000_000 : 20_000;
+        String outcome = (s == 12 && i == 0) || (s == 25 && i == 5) ? "HTTP 503" : "201";
+        answers.add(new ChaosTimeline.Answer(due, micros, outcome));
+      }
+    }
+
+    List<ChaosTimeline.Window> windows = ChaosTimeline.windows(List.of(fault), answers, t0 + 30_000);
+
+    ChaosTimeline.Window window = windows.getFirst();
+    assertThat(window.recovered()).isTrue();
+    assertThat(window.toMillis()).as("17 s: the first calm second after the repair at 15.5 s").isEqualTo(t0 + 17_000);
+    assertThat(window.failed()).isEqualTo(1);
+    assertThat(window.p99Millis()).isGreaterThanOrEqualTo(2900);
+    List<ChaosTimeline.Answer> outside = answers.stream().filter(a -> !a.accepted())
+        .filter(a -> !ChaosTimeline.inside(a, windows)).toList();
+    assertThat(outside).singleElement().extracting(ChaosTimeline.Answer::dueMillis).isEqualTo(t0 + 25_500);
+    // a request due just before the fault but still in flight when it struck belongs to its window
+    assertThat(ChaosTimeline.inside(new ChaosTimeline.Answer(t0 + 9_900, 500_000, "timeout"), windows)).isTrue();
+    assertThat(ChaosTimeline.inside(new ChaosTimeline.Answer(t0 + 9_000, 500_000, "timeout"), windows)).isFalse();
+  }
+
+  @Test
+  void aFaultThatNeverCalmsDownHasAWindowToTheEndOfTheLoad() {
+    ChaosFault fault = new ChaosFault("pause the store", ChaosFault.Kind.PAUSE, List.of("store"), 40_000);
+    fault.injectedAtMillis = 5_000;
+    fault.repairedAtMillis = 6_000;
+    List<ChaosTimeline.Answer> answers = List.of(new ChaosTimeline.Answer(7_000, 10, "HTTP 503"),
+        new ChaosTimeline.Answer(9_000, 2_000_000, "201"));
+
+    ChaosTimeline.Window window = ChaosTimeline.windows(List.of(fault), answers, 10_000).getFirst();
+
+    assertThat(window.recovered()).isFalse();
+    assertThat(window.toMillis()).isEqualTo(10_000);
+  }
+}
