@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -19,12 +20,15 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 final class TokenPool implements AutoCloseable {
 
   private static final long RENEW_SECONDS = 180;
+  /** A renewal that failed (a gateway or auth-service down, under chaos) is tried again this soon. */
+  private static final long CHECK_SECONDS = 5;
 
   private final HttpClient http;
   private final String gatewayUrl;
   private final String apiKey;
   private final String apiSecret;
   private final AtomicReferenceArray<String> tokens;
+  private final AtomicLongArray boughtAtMillis;
   private final AtomicLong next = new AtomicLong();
   private final ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(
       Thread.ofPlatform().daemon().name("bench-tokens").factory());
@@ -37,10 +41,12 @@ final class TokenPool implements AutoCloseable {
     this.apiKey = apiKey;
     this.apiSecret = apiSecret;
     this.tokens = new AtomicReferenceArray<>(size);
+    this.boughtAtMillis = new AtomicLongArray(size);
     for (int i = 0; i < size; i++) {
       tokens.set(i, buy());
+      boughtAtMillis.set(i, System.currentTimeMillis());
     }
-    renewer.scheduleWithFixedDelay(this::renew, RENEW_SECONDS, RENEW_SECONDS, TimeUnit.SECONDS);
+    renewer.scheduleWithFixedDelay(this::renew, CHECK_SECONDS, CHECK_SECONDS, TimeUnit.SECONDS);
   }
 
   String next() {
@@ -51,10 +57,18 @@ final class TokenPool implements AutoCloseable {
     return renewalProblem;
   }
 
+  /** Buys again every token older than {@link #RENEW_SECONDS}; one that fails is tried again at the next check. */
   private void renew() {
     for (int i = 0; i < tokens.length(); i++) {
+      if (System.currentTimeMillis() - boughtAtMillis.get(i) < TimeUnit.SECONDS.toMillis(RENEW_SECONDS)) {
+        continue;
+      }
       try {
         tokens.set(i, buy());
+        boughtAtMillis.set(i, System.currentTimeMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
       } catch (Exception e) {
         renewalProblem = e.toString();
       }
