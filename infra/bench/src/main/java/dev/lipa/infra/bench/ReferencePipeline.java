@@ -11,6 +11,7 @@ import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.LinkedHashMap;
@@ -36,9 +37,10 @@ import tools.jackson.databind.json.JsonMapper;
  * accepted STK push, so that the platform's throughput can be read as a fraction of it on the same machine, store
  * and broker. Per request it inserts the same kind of document the collections service stores (same fields, in the
  * database {@code lipa-bench-reference}) and produces the same kind of record ({@code stk.accepted} envelope, keyed by
- * requestId, to the topic {@code bench.reference.v1} so that no platform consumer sees it; idempotent producer,
- * acks=all), and answers 201 once both are acknowledged. No gateway, no token, no validation, no outbox. At most
- * {@value #MAX_IN_FLIGHT} requests are worked on at once; more are refused with 503.
+ * requestId, to the topic {@code bench.reference.v1} so that no platform consumer sees it, which it creates itself
+ * ({@link ReferenceTopic}); idempotent producer, acks=all), and answers 201 once both are acknowledged. No gateway,
+ * no token, no validation, no outbox. At most {@value #MAX_IN_FLIGHT} requests are worked on at once; more are refused
+ * with 503.
  *
  * <p>Usage: {@code ReferencePipeline --port <port> --mongo <uri> --kafka <bootstrap>}; prints a line with "ready"
  * when it listens. Stops on SIGTERM.
@@ -80,11 +82,14 @@ public final class ReferencePipeline {
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
+    // the brokers create no topic on their own (auto.create.topics.enable=false, as in production): the pipeline
+    // creates its own, like the platform's STK topic
+    System.out.println(ReferenceTopic.ensure(kafka, Duration.ofSeconds(60)));
     MongoClient mongo = MongoClients.create(mongoUri);
     KafkaProducer<String, String> producer = new KafkaProducer<>(producerProperties(kafka));
     ReferencePipeline pipeline = new ReferencePipeline(
         mongo.getDatabase(DATABASE).getCollection(COLLECTION), producer);
-    producer.partitionsFor(TOPIC); // creates the topic and loads its metadata before the first request
+    producer.partitionsFor(TOPIC); // loads the topic's metadata before the first request
 
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 4096);
