@@ -72,6 +72,10 @@ class TopicsCreatorIntegrationTests {
         List.of(new org.apache.kafka.clients.admin.AlterConfigOp(
             new org.apache.kafka.clients.admin.ConfigEntry("cleanup.policy", "delete"),
             org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)))).all().get();
+    // the change reaches the broker the creator reads from a moment after the controller acknowledged it: a creator
+    // that read the old value would find nothing to bring up to date
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(config(prefix + ".orgs.v1"))
+        .containsEntry("cleanup.policy", "delete"));
 
     List<String> report = TopicsCreator.create(SharedInfra.kafkaBootstrapServers(), TopicDeclarations.read(file(6)),
         1, Duration.ofSeconds(60));
@@ -81,7 +85,8 @@ class TopicsCreatorIntegrationTests {
     // the new partitions reach the broker's metadata a moment after the request is acknowledged
     await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(admin.describeTopics(
         Set.of(prefix + ".payments.v1")).allTopicNames().get().get(prefix + ".payments.v1").partitions()).hasSize(6));
-    assertThat(config(prefix + ".orgs.v1")).containsEntry("cleanup.policy", "compact");
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(config(prefix + ".orgs.v1"))
+        .containsEntry("cleanup.policy", "compact"));
   }
 
   @Test
