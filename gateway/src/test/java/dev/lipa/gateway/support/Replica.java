@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -24,6 +25,7 @@ public final class Replica {
   private final String name;
   private final int port;
   private final List<String> bodies = new CopyOnWriteArrayList<>();
+  private final List<Long> arrivals = new CopyOnWriteArrayList<>();
   private volatile boolean ready = true;
   private volatile boolean drop;
   private HttpServer server;
@@ -47,6 +49,11 @@ public final class Replica {
     return bodies.size();
   }
 
+  /** When each request (not health check) reached this replica, as {@link System#nanoTime()}, in order. */
+  public List<Long> arrivals() {
+    return List.copyOf(arrivals);
+  }
+
   public void ready(boolean ready) {
     this.ready = ready;
   }
@@ -58,6 +65,14 @@ public final class Replica {
   /** Stops listening: a connection to the port is refused. */
   public synchronized void stop() {
     server.stop(0);
+  }
+
+  /**
+   * Stops as a service's graceful shutdown does: no new connection is accepted, the requests in flight get their
+   * answers (for at most {@code grace}), then every connection, idle keep-alive ones included, is closed.
+   */
+  public synchronized void stopGracefully(Duration grace) {
+    server.stop((int) Math.max(1, grace.toSeconds()));
   }
 
   public synchronized void start() {
@@ -85,6 +100,7 @@ public final class Replica {
       answer(exchange, ready ? 200 : 503, ready ? "{\"status\":\"UP\"}" : "{\"status\":\"OUT_OF_SERVICE\"}");
       return;
     }
+    arrivals.add(System.nanoTime());
     bodies.add(new String(body, StandardCharsets.UTF_8));
     if (drop) {
       // the request reached the service (it may have acted on it); the answer never comes back

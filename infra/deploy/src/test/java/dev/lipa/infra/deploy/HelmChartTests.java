@@ -270,7 +270,9 @@ class HelmChartTests {
         // the gateway's own replica lists are the local cluster's (./platform up --cluster); in Kubernetes each
         // service's Service balances across its pods, so they stay empty and the gateway routes to *_URI
         "AUTH_INSTANCES", "CHECKOUT_INSTANCES", "COLLECTIONS_INSTANCES", "PAYOUTS_INSTANCES", "DISPATCHER_INSTANCES",
-        "GATEWAY_HEALTH_CHECK_INTERVAL");
+        "GATEWAY_HEALTH_CHECK_INTERVAL",
+        // how long a stopping pod serves with its readiness down: 5 s, within terminationGracePeriodSeconds
+        "LIPA_SHUTDOWN_DRAIN_DELAY");
     Pattern placeholder = Pattern.compile("\\$\\{([A-Z][A-Z0-9_]*)(?::[^}]*)?}");
     for (String service : Repository.SERVICES) {
       Set<String> read = new TreeSet<>();
