@@ -29,6 +29,9 @@ import org.HdrHistogram.Histogram;
  */
 public final class Chaos {
 
+  /** The wait between one replica of a rolling restart being healthy again and the next one's stop. */
+  private static final long ROLLING_SETTLE_MILLIS = 6000;
+
   private final ChaosOptions options;
   private final String runId = UUID.randomUUID().toString().substring(0, 8);
 
@@ -174,6 +177,9 @@ public final class Chaos {
             processes.start(c);
             say("  %6.1f    %s: stopped in %.1f s, healthy again %.1f s later", seconds(System.currentTimeMillis(),
                 startMillis), c, (stopped - stopping) / 1000.0, (System.currentTimeMillis() - stopped) / 1000.0);
+            // the gateways see the restarted replica ready within two health checks (2 s each); the next one stops
+            // only then, so that each gateway always has a replica in its rotation
+            Thread.sleep(ROLLING_SETTLE_MILLIS);
           }
         }
         default -> throw new IllegalStateException(fault.kind.name());
