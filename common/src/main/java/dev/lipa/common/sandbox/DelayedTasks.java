@@ -23,10 +23,12 @@ import java.util.concurrent.TimeUnit;
 public final class DelayedTasks implements AutoCloseable {
 
   /**
-   * Tasks running at once by default: a sixth of the store driver's default pool (100), well above what the rail
-   * needs at a steady rate (an outcome takes a few milliseconds of the store: 150/s keeps one or two busy).
+   * Tasks running at once by default: a third of the store driver's default pool (100), so requests keep two thirds
+   * of it; far above what the rail needs at a steady rate while the store answers in milliseconds (150 outcomes/s at
+   * 5 ms each keep one busy), and still 150/s when a starved store takes 200 ms per outcome. Slower than that, the
+   * outcomes fall behind (they are asynchronous, and the overdue sweep covers a lost timer) rather than the accepts.
    */
-  public static final int DEFAULT_CONCURRENCY = 16;
+  public static final int DEFAULT_CONCURRENCY = 32;
 
   private final long delayMillis;
   private final int concurrency;

@@ -48,7 +48,7 @@ class DelayedTasksTests {
   void theDefaultBoundLeavesMostOfTheStoreConnectionPoolToRequests() {
     try (DelayedTasks tasks = new DelayedTasks("test-timer", Duration.ofMillis(10))) {
       // the store driver's pool holds 100 connections by default
-      assertThat(tasks.concurrency()).isEqualTo(DelayedTasks.DEFAULT_CONCURRENCY).isLessThanOrEqualTo(100 / 4);
+      assertThat(tasks.concurrency()).isEqualTo(DelayedTasks.DEFAULT_CONCURRENCY).isLessThanOrEqualTo(100 / 3);
     }
   }
 
