@@ -97,7 +97,6 @@ public final class Chaos {
       List<Thread> loadThreads = new ArrayList<>();
       double perTarget = options.rate() / 2 / options.gateways().size();
       long endless = TimeUnit.HOURS.toMillis(6);
-      timeline.start(System.currentTimeMillis());
       for (int g = 0; g < options.gateways().size(); g++) {
         String gateway = options.gateways().get(g);
         for (OpenLoad.Target target : List.of(StkRequests.platform(gateway, tokens, callbacks.url(), stk),
@@ -110,8 +109,15 @@ public final class Chaos {
               .start(() -> load.run("chaos", 0, perTarget, endless, target)));
         }
       }
+      if (options.warmupMillis() > 0) {
+        say("");
+        say("== warm-up: %.0f s of the same load, measured in no figure (its payments are reconciled too)",
+            options.warmupMillis() / 1000.0);
+        Thread.sleep(options.warmupMillis());
+      }
+      timeline.start(System.currentTimeMillis());
       say("");
-      say("== faults (seconds since the load started)");
+      say("== faults (seconds since the measured load started)");
       Thread.sleep(options.calmMillis());
       for (ChaosFault fault : faults) {
         inject(fault, processes, timeline.startMillis());
@@ -156,9 +162,7 @@ public final class Chaos {
             processes.kill(c);
           }
           Thread.sleep(fault.holdMillis);
-          for (String c : fault.components) {
-            processes.start(c);
-          }
+          processes.startAll(fault.components);
         }
         case PAUSE -> {
           for (String c : fault.components) {

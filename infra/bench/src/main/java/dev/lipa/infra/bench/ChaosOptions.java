@@ -16,6 +16,7 @@ record ChaosOptions(
     long pauseMillis,
     long allBrokersMillis,
     long calmMillis,
+    long warmupMillis,
     long graceMillis,
     long timeoutMillis,
     int connections) {
@@ -30,6 +31,8 @@ record ChaosOptions(
         --pause-seconds 40        how long a paused process stays stopped (longer than a lease: 30 s)
         --all-brokers-seconds 60  how long every broker stays down in the all-brokers fault
         --calm-seconds 20         steady load before the first fault, between faults and after the last
+        --warmup-seconds 60       load before anything is measured (the JIT compiles the hot paths): its answers
+                                  count in no figure and its payments are not reconciled
         --grace-seconds 180       how long to wait for the last callbacks and final states before reconciling
         --timeout-seconds 30      a request not answered by then counts as failed
         --connections 64          keep-alive connections per gateway and kind of request
@@ -57,6 +60,7 @@ record ChaosOptions(
     long pause = 40;
     long allBrokers = 60;
     long calm = 20;
+    long warmup = 60;
     long grace = 180;
     long timeout = 30;
     int connections = 64;
@@ -84,6 +88,7 @@ record ChaosOptions(
         case "--pause-seconds" -> pause = (long) number(option, value, 1, 600);
         case "--all-brokers-seconds" -> allBrokers = (long) number(option, value, 1, 600);
         case "--calm-seconds" -> calm = (long) number(option, value, 5, 600);
+        case "--warmup-seconds" -> warmup = (long) number(option, value, 0, 1800);
         case "--grace-seconds" -> grace = (long) number(option, value, 10, 3600);
         case "--timeout-seconds" -> timeout = (long) number(option, value, 1, 120);
         case "--connections" -> connections = (int) number(option, value, 1, 1024);
@@ -94,7 +99,7 @@ record ChaosOptions(
       throw new UsageException("--var, --mongo, --platform and --gateways are required (./platform chaos passes them)");
     }
     return new ChaosOptions(var, mongo, platform, gateways, rate, shortRun, kill * 1000, pause * 1000,
-        allBrokers * 1000, calm * 1000, grace * 1000, timeout * 1000, connections);
+        allBrokers * 1000, calm * 1000, warmup * 1000, grace * 1000, timeout * 1000, connections);
   }
 
   private static double number(String option, String value, double min, double max) throws UsageException {

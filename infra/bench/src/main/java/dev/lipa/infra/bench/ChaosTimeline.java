@@ -52,7 +52,10 @@ final class ChaosTimeline implements OpenLoad.Outcomes {
 
   @Override
   public void answered(String outcome, long atMillis, long dueMillis, long micros) {
-    answers.add(new Answer(dueMillis, micros, outcome));
+    long start = startMillis;
+    if (start > 0 && dueMillis >= start) { // the warm-up's answers count in no figure
+      answers.add(new Answer(dueMillis, micros, outcome));
+    }
   }
 
   List<Answer> answers() {

@@ -1,0 +1,87 @@
+package dev.lipa.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.util.FileSystemUtils;
+
+/**
+ * CI's short chaos run, as a user runs it: {@code ./platform up --cluster} with three brokers and two replicas of
+ * collections-service and the callback dispatcher ({@code LIPA_CLUSTER_SERVICES}), then {@code ./platform chaos
+ * --short} at 30/s after a 20 s warm-up: a broker, a replica and the dispatcher killed, a broker paused for longer
+ * than a lease, a rolling restart of collections-service. The chaos command reconciles (nothing lost, every callback once, the ledger equal
+ * to its movements, no failure outside a fault's window) and exits non-zero otherwise.
+ */
+class ClusterChaosSystemTests {
+
+  private static final Path ROOT = Launcher.ROOT;
+  private static final Path VAR = Path.of("target", "chaos-var").toAbsolutePath();
+  /** Every port of the platform's table moved by this much: clear of the defaults and of the other system test's. */
+  private static final int PORT_OFFSET = 11_000;
+  private static final Map<String, String> ENV = new HashMap<>();
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    FileSystemUtils.deleteRecursively(VAR);
+    ENV.put("LIPA_VAR", VAR.toString());
+    ENV.put("LIPA_SKIP_BUILD", "1");
+    ENV.put("LIPA_CLUSTER_SERVICES", "collections-service callback-dispatcher");
+    for (Ports.Port port : Ports.declared()) {
+      ENV.put(port.variable(), String.valueOf(port.defaultPort() + PORT_OFFSET));
+    }
+    Result up = platform(Duration.ofMinutes(10), "up", "--cluster");
+    assertThat(up.exitCode).as("./platform up --cluster").isZero();
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    Result down = platform(Duration.ofMinutes(3), "down");
+    assertThat(down.exitCode).isZero();
+  }
+
+  @Test
+  void theShortChaosRunLosesNothingAndEveryFailureFallsInsideAFaultsWindow() throws Exception {
+    // the shortest holds that still mean something: a pause longer than a lease (30 s), kills of a few seconds
+    Result chaos = platform(Duration.ofMinutes(15), "chaos", "--short", "--rate", "30", "--warmup-seconds", "20",
+        "--kill-seconds", "5", "--pause-seconds", "31", "--calm-seconds", "5", "--grace-seconds", "120");
+
+    assertThat(chaos.output).contains("kill broker kafka-2: repaired", "kill replica collections-service-2: repaired",
+        "kill the callback dispatcher: repaired", "pause broker kafka-3: repaired",
+        "rolling restart of collections-service: repaired");
+    assertThat(chaos.output).doesNotContain("PROBLEM").containsPattern("lost: 0 +duplicated")
+        .containsPattern("STK pushes +acknowledged [1-9][0-9]* +lost 0 +without a final state 0")
+        .containsPattern("payouts +acknowledged [1-9][0-9]* +lost 0 +without a final state 0")
+        .contains("accounts whose balances differ from their movements: 0")
+        .contains("chaos: OK");
+    assertThat(chaos.exitCode).isZero();
+  }
+
+  private record Result(int exitCode, String output) {
+  }
+
+  private static Result platform(Duration timeout, String... command) throws Exception {
+    List<String> line = new ArrayList<>(List.of(ROOT.resolve("platform").toString()));
+    line.addAll(List.of(command));
+    ProcessBuilder builder = new ProcessBuilder(line).directory(ROOT.toFile()).redirectErrorStream(true);
+    builder.environment().keySet().removeIf(name -> name.startsWith("LIPA_") || name.equals("MONGODB_URI"));
+    builder.environment().putAll(ENV);
+    Process process = builder.start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    boolean finished = process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS);
+    if (!finished) {
+      process.destroyForcibly();
+    }
+    System.out.println("./platform " + String.join(" ", command) + ":\n" + output);
+    return new Result(finished ? process.exitValue() : -1, output);
+  }
+}
