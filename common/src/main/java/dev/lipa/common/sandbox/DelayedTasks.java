@@ -19,6 +19,7 @@ public final class DelayedTasks implements AutoCloseable {
 
   public DelayedTasks(String timerName, Duration delay) {
     this.delayMillis = delay.toMillis();
+    // per replica by nature: this replica's own simulated answers; a lost one is the overdue sweep's (under a lease)
     this.timers = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name(timerName).factory());
   }
 
