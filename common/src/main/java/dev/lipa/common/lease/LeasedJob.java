@@ -99,8 +99,8 @@ public final class LeasedJob implements AutoCloseable {
   }
 
   /**
-   * Stops the timer of {@link #every} and then {@link #release() releases} the lease. A run under way is interrupted and
-   * awaited (at most {@link #RELEASE_WAIT}) first: a run still renewing the lease after the release would hold it
+   * Stops the timer of {@link #every} and then {@link #release() releases} the lease. A run under way is interrupted
+   * and awaited (at most {@link #RELEASE_WAIT}) first: a run still renewing the lease after the release would hold it
    * again until it expired, and the next replica would wait for nothing.
    */
   @Override

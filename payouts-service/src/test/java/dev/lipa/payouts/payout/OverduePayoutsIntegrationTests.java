@@ -50,7 +50,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Two replicas of payouts' overdue sweep (two {@link OverduePayouts}, each with its own {@link Payouts}, ledger and
@@ -64,7 +63,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class OverduePayoutsIntegrationTests extends PayoutsIntegrationTest {
 
-  private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final OverdueSettings SETTINGS = new OverdueSettings(Duration.ofSeconds(60), Duration.ofSeconds(10),
       100);
   private static final Duration LEASE = SETTINGS.sweepInterval().multipliedBy(OverduePayouts.LEASE_INTERVALS);
@@ -201,8 +199,8 @@ class OverduePayoutsIntegrationTests extends PayoutsIntegrationTest {
           d -> d != null && "SUCCESS".equals(d.getString("status")) && !d.containsKey(Outbox.EVENTS));
 
       assertThat(stored.getInteger("resultCode")).isZero();
-      assertThat(eventually(Topics.PAYOUTS, requestId, "sendmoney.succeeded")).hasSize(1);
-      assertThat(eventually(Topics.CALLBACKS, requestId, PayoutOutboxEvents.CALLBACK_REQUESTED)).hasSize(1);
+      assertThat(TopicRecorder.once(Topics.PAYOUTS, requestId, "sendmoney.succeeded")).hasSize(1);
+      assertThat(TopicRecorder.once(Topics.CALLBACKS, requestId, PayoutOutboxEvents.CALLBACK_REQUESTED)).hasSize(1);
       assertThat(database.getCollection(LedgerStore.ENTRIES).countDocuments(
           Filters.and(Filters.eq("requestId", requestId), Filters.eq("kind", MovementKind.SETTLE.name())))).isOne();
       Balance balance = ledger.balance(organisation, Currency.KSH);
@@ -278,8 +276,8 @@ class OverduePayoutsIntegrationTests extends PayoutsIntegrationTest {
    */
   private void assertEachSettledOnce(List<String> requestIds) {
     Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> requestIds.stream().allMatch(
-        id -> outcomes(id).size() > 0 && !records(Topics.CALLBACKS, id, PayoutOutboxEvents.CALLBACK_REQUESTED)
-            .isEmpty()));
+        id -> !outcomes(id).isEmpty()
+            && !TopicRecorder.records(Topics.CALLBACKS, id, PayoutOutboxEvents.CALLBACK_REQUESTED).isEmpty()));
     Awaitility.await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> true);
     for (String requestId : requestIds) {
       Document stored = own.getCollection(PayoutStore.COLLECTION).find(Filters.eq("_id", requestId)).first();
@@ -295,15 +293,15 @@ class OverduePayoutsIntegrationTests extends PayoutsIntegrationTest {
           Filters.eq("kind", (succeeded ? MovementKind.SETTLE : MovementKind.RELEASE).name())))).isOne();
       assertThat(outcomes(requestId)).as("outcome events of %s", requestId).hasSize(1)
           .allSatisfy(r -> assertThat(r.value()).contains(succeeded ? "sendmoney.succeeded" : "sendmoney.failed"));
-      assertThat(records(Topics.CALLBACKS, requestId, PayoutOutboxEvents.CALLBACK_REQUESTED))
+      assertThat(TopicRecorder.records(Topics.CALLBACKS, requestId, PayoutOutboxEvents.CALLBACK_REQUESTED))
           .as("callback requests of %s", requestId).hasSize(1);
     }
   }
 
   private static List<ConsumerRecord<String, String>> outcomes(String requestId) {
     List<ConsumerRecord<String, String>> outcomes = new ArrayList<>(
-        records(Topics.PAYOUTS, requestId, "sendmoney.succeeded"));
-    outcomes.addAll(records(Topics.PAYOUTS, requestId, "sendmoney.failed"));
+        TopicRecorder.records(Topics.PAYOUTS, requestId, "sendmoney.succeeded"));
+    outcomes.addAll(TopicRecorder.records(Topics.PAYOUTS, requestId, "sendmoney.failed"));
     return outcomes;
   }
 
@@ -312,17 +310,5 @@ class OverduePayoutsIntegrationTests extends PayoutsIntegrationTest {
     Balance balance = reading.balance(organisation, Currency.KSH);
     assertThat(balance.reserved()).isEqualByComparingTo("0");
     assertThat(balance.available()).isEqualByComparingTo(available);
-  }
-
-  /** The records of one type about one payout, once the first arrived and a quiet spell in which a second would. */
-  private static List<ConsumerRecord<String, String>> eventually(String topic, String requestId, String type) {
-    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !records(topic, requestId, type).isEmpty());
-    Awaitility.await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> true);
-    return records(topic, requestId, type);
-  }
-
-  private static List<ConsumerRecord<String, String>> records(String topic, String requestId, String type) {
-    return TopicRecorder.records(topic, requestId).stream()
-        .filter(r -> type.equals(JSON.readTree(r.value()).get("type").stringValue())).toList();
   }
 }
