@@ -7,9 +7,6 @@ import dev.lipa.common.lease.LeasedJob;
 import dev.lipa.common.lease.Leases;
 import dev.lipa.common.rail.OverdueSettings;
 import java.time.Clock;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,13 +39,12 @@ public class OverdueStkPushes implements AutoCloseable {
   private final OverdueSettings settings;
   private final Clock clock;
   private final LeasedJob job;
-  private ScheduledExecutorService scheduler;
 
   @Autowired
   public OverdueStkPushes(StkPushStore store, ObjectProvider<StkRail> rail, CollectionsProperties properties,
       Clock clock, Leases leases) {
     this(store, rail::getIfAvailable, properties.overdue(), clock, leases);
-    start();
+    job.every(settings.sweepInterval(), this::sweep);
   }
 
   /** Not started: {@link #sweep()} runs when called (tests run several as replicas). */
@@ -60,13 +56,6 @@ public class OverdueStkPushes implements AutoCloseable {
     this.job = new LeasedJob(leases, LEASE, settings.sweepInterval().multipliedBy(LEASE_INTERVALS));
   }
 
-  private synchronized void start() {
-    scheduler = Executors.newSingleThreadScheduledExecutor(
-        Thread.ofPlatform().daemon().name("stk-overdue-sweep").factory());
-    long period = settings.sweepInterval().toMillis();
-    scheduler.scheduleWithFixedDelay(this::sweepSafely, period, period, TimeUnit.MILLISECONDS);
-  }
-
   /**
    * Asks the rail about every overdue push of this batch when this replica holds the lease; returns how many (0 when
    * another replica holds it, or when the lease was lost midway).
@@ -76,36 +65,18 @@ public class OverdueStkPushes implements AutoCloseable {
     if (target == null) {
       return 0;
     }
-    return job.runIfHolder(lease -> {
-      var overdue = store.overduePending(clock.instant().minus(settings.after()), settings.sweepBatch());
-      int asked = 0;
-      for (StkPush push : overdue) {
-        job.check(lease);
-        StkPush.Details d = push.details();
-        log.info("STK push {} is overdue; asking the rail for its outcome again", d.requestId());
-        target.queryOutcome(new StkPrompt(d.organisationId(), d.requestId(), d.phoneNumber(), d.amount(),
-            d.currency().name()));
-        asked++;
-      }
-      return asked;
-    }).orElse(0);
-  }
-
-  private void sweepSafely() {
-    try {
-      sweep();
-    } catch (RuntimeException e) {
-      log.warn("overdue STK sweep failed: {}", e.toString());
-    }
+    return job.forEachHeld(() -> store.overduePending(clock.instant().minus(settings.after()), settings.sweepBatch()),
+        push -> {
+          StkPush.Details d = push.details();
+          log.info("STK push {} is overdue; asking the rail for its outcome again", d.requestId());
+          target.queryOutcome(new StkPrompt(d.organisationId(), d.requestId(), d.phoneNumber(), d.amount(),
+              d.currency().name()));
+        });
   }
 
   /** Stops sweeping and gives the lease up, so another replica takes the job at once. */
   @Override
-  public synchronized void close() {
-    if (scheduler != null) {
-      scheduler.shutdownNow();
-      scheduler = null;
-    }
-    job.release();
+  public void close() {
+    job.close();
   }
 }

@@ -29,14 +29,12 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.bson.Document;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Two replicas of the overdue STK sweep (two {@link OverdueStkPushes}, as two processes would run them) against one
@@ -45,7 +43,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class OverdueStkPushesIntegrationTests extends CollectionsIntegrationTest {
 
-  private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final OverdueSettings SETTINGS = new OverdueSettings(Duration.ofSeconds(60), Duration.ofSeconds(10),
       100);
   private static final Duration LEASE = SETTINGS.sweepInterval().multipliedBy(OverdueStkPushes.LEASE_INTERVALS);
@@ -143,8 +140,8 @@ class OverdueStkPushesIntegrationTests extends CollectionsIntegrationTest {
           d -> d != null && "FAILED".equals(d.getString("status")) && !d.containsKey(Outbox.EVENTS));
 
       assertThat(stored.getInteger("resultCode")).isEqualTo(1037);
-      assertThat(eventually(Topics.COLLECTIONS, requestId, "stk.failed")).hasSize(1);
-      assertThat(eventually(Topics.CALLBACKS, requestId, "callback.requested")).hasSize(1);
+      assertThat(TopicRecorder.once(Topics.COLLECTIONS, requestId, "stk.failed")).hasSize(1);
+      assertThat(TopicRecorder.once(Topics.CALLBACKS, requestId, "callback.requested")).hasSize(1);
     }
   }
 
@@ -183,17 +180,5 @@ class OverdueStkPushesIntegrationTests extends CollectionsIntegrationTest {
             RequestId.random(), OrganisationId.of(newOrganisation()), null, phoneNumber, "Lost timer", "INV1",
             new BigDecimal("25"), StkCurrency.KSH, "https://merchant.example/lost", createdAt, null, null, null),
         StkStatus.PENDING, createdAt, null, null);
-  }
-
-  /** The records of one type about one push, once the first arrived and a quiet spell in which a second would. */
-  private static List<ConsumerRecord<String, String>> eventually(String topic, String requestId, String type) {
-    await().atMost(Duration.ofSeconds(30)).until(() -> !records(topic, requestId, type).isEmpty());
-    await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> true);
-    return records(topic, requestId, type);
-  }
-
-  private static List<ConsumerRecord<String, String>> records(String topic, String requestId, String type) {
-    return TopicRecorder.records(topic, requestId).stream()
-        .filter(r -> type.equals(JSON.readTree(r.value()).get("type").stringValue())).toList();
   }
 }

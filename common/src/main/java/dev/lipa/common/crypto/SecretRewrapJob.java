@@ -38,6 +38,8 @@ public class SecretRewrapJob implements ApplicationListener<ApplicationReadyEven
     if (records.stream().findAny().isEmpty() || scheduler != null) {
       return;
     }
+    // on every replica, no lease: each field is replaced by a compare-and-set on its old value, so replicas
+    // re-wrapping at once agree on the outcome (docs/operations.md, kind b)
     scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("secret-rewrap")
         .factory());
     long every = properties.rewrapInterval().toMillis();

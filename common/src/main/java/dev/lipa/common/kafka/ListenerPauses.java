@@ -13,6 +13,7 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
  */
 final class ListenerPauses implements AutoCloseable {
 
+  // per replica by nature: it resumes this replica's own paused containers
   private final ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
   private final BackOffHandler handler;
 

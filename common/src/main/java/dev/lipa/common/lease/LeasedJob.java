@@ -3,7 +3,12 @@ package dev.lipa.common.lease;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,8 +17,11 @@ import org.slf4j.LoggerFactory;
  * job with it, which {@link Leases#check checks} it before each act; another replica's live lease skips the run. The
  * holder keeps the lease between runs (a run renews it for {@code duration}, which should span a few of the job's
  * intervals), so the job stays on one replica while that replica lives, and moves once its lease has expired.
+ *
+ * <p>The sweeps that act on a batch of records ({@link #forEachHeld}) and run on a timer of their own ({@link #every})
+ * share all of this here: the lease, the fencing check before each act, the timer, and the release when closed.
  */
-public final class LeasedJob {
+public final class LeasedJob implements AutoCloseable {
 
   /** How long {@link #release()} waits for the store. */
   static final Duration RELEASE_WAIT = Duration.ofSeconds(2);
@@ -24,6 +32,7 @@ public final class LeasedJob {
   private final Duration duration;
   private final String holder;
   private volatile Lease last;
+  private ScheduledExecutorService timer;
 
   /** {@code name} is the lease's (one per job and service database); {@code duration} how long a grant lasts. */
   public LeasedJob(Leases leases, String name, Duration duration) {
@@ -50,6 +59,62 @@ public final class LeasedJob {
       log.warn("{}: stopped midway: {}", name, e.getMessage());
       return Optional.empty();
     }
+  }
+
+  /**
+   * Acts on each item of {@code batch} under the lease: when this instance can hold the lease it reads the batch and
+   * makes the fencing check before each act. Returns how many acts it made; 0 when another holder's lease is live, or
+   * when the lease was lost midway (the acts made before the loss stand; the new holder's run covers the rest).
+   */
+  public <T> int forEachHeld(Supplier<? extends Iterable<T>> batch, Consumer<? super T> act) {
+    return runIfHolder(lease -> {
+      int acted = 0;
+      for (T item : batch.get()) {
+        check(lease);
+        act.accept(item);
+        acted++;
+      }
+      return acted;
+    }).orElse(0);
+  }
+
+  /**
+   * Runs {@code run} (which calls {@link #forEachHeld} or {@link #runIfHolder}) every {@code interval}, the first time
+   * one interval from now, on a daemon thread named after the lease, until {@link #close()}. A run that throws is
+   * logged and the next one comes as planned: a store or rail that failed once is asked again at the next interval.
+   */
+  public synchronized void every(Duration interval, Runnable run) {
+    if (timer != null) {
+      throw new IllegalStateException(name + " runs on a timer already");
+    }
+    timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name(name).factory());
+    long period = interval.toMillis();
+    timer.scheduleWithFixedDelay(() -> {
+      try {
+        run.run();
+      } catch (RuntimeException e) {
+        log.warn("{} failed: {}", name, e.toString());
+      }
+    }, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Stops the timer of {@link #every} and then {@link #release() releases} the lease. A run under way is interrupted
+   * and awaited (at most {@link #RELEASE_WAIT}) first: a run still renewing the lease after the release would hold it
+   * again until it expired, and the next replica would wait for nothing.
+   */
+  @Override
+  public synchronized void close() {
+    if (timer != null) {
+      timer.shutdownNow();
+      try {
+        timer.awaitTermination(RELEASE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      timer = null;
+    }
+    release();
   }
 
   /** The fencing check, for the job's acts. */

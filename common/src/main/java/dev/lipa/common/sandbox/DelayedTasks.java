@@ -48,6 +48,7 @@ public final class DelayedTasks implements AutoCloseable {
     this.concurrency = concurrency;
     // fair: a task that came due earlier runs earlier, so no outcome waits behind a stream of newer ones
     this.turns = new Semaphore(concurrency, true);
+    // per replica by nature: this replica's own simulated answers; a lost one is the overdue sweep's (under a lease)
     this.timers = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name(timerName).factory());
   }
 

@@ -75,6 +75,7 @@ public class RevocationFeed implements Revocations, AutoCloseable {
         log.error("lipa.internal.token (LIPA_INTERNAL_TOKEN) is not set: the revocation feed at {} will refuse this "
             + "verifier, so revoked tokens stay valid here until they expire", uri);
       }
+      // on every replica by nature: it refreshes this replica's own in-memory list, which only it reads
       poller = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("revocation-feed")
           .factory());
       poller.scheduleWithFixedDelay(this::poll, 0, interval.toMillis(), TimeUnit.MILLISECONDS);

@@ -21,6 +21,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -173,6 +175,53 @@ class LeasesIntegrationTests {
 
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
     }
+  }
+
+  @Test
+  void aBatchStopsAtTheFencingCheckOnceAnotherReplicaTookTheLeaseOver() {
+    LeasedJob replicaA = new LeasedJob(leases, "sweep", LEASE);
+    LeasedJob replicaB = new LeasedJob(leases, "sweep", LEASE);
+    List<String> acts = new ArrayList<>();
+
+    int actedByA = replicaA.forEachHeld(() -> List.of("a1", "a2", "a3"), item -> {
+      acts.add(item);
+      if (item.equals("a1")) {
+        // A stalls after its first act, past its lease; B's run takes the job over and acts on its whole batch
+        clock.advance(LEASE.plusSeconds(1));
+        assertThat(replicaB.forEachHeld(() -> List.of("b1", "b2"), acts::add)).isEqualTo(2);
+      }
+    });
+
+    assertThat(actedByA).as("a run that lost its lease midway reports nothing").isZero();
+    assertThat(acts).containsExactly("a1", "b1", "b2");
+    // while B holds the lease, A's runs do not even read their batch
+    assertThat(replicaA.<String>forEachHeld(() -> {
+      throw new AssertionError("read without the lease");
+    }, acts::add)).isZero();
+  }
+
+  @Test
+  void aJobOnItsTimerKeepsRunningAfterAFailedRunAndStopsAndReleasesWhenClosed() {
+    LeasedJob replicaA = new LeasedJob(leases, "timed", LEASE);
+    LeasedJob replicaB = new LeasedJob(leases, "timed", LEASE);
+    AtomicInteger runs = new AtomicInteger();
+    replicaA.every(Duration.ofMillis(50), () -> replicaA.forEachHeld(() -> List.of(runs.incrementAndGet()), run -> {
+      if (run == 1) {
+        throw new IllegalStateException("the rail failed once");
+      }
+    }));
+    try {
+      Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> runs.get() >= 3);
+      assertThat(replicaB.runIfHolder(lease -> "b")).as("A holds the lease while it runs").isEmpty();
+    } finally {
+      replicaA.close();
+    }
+    int runsWhenClosed = runs.get();
+
+    assertThat(replicaB.runIfHolder(lease -> "b")).as("closing released the lease").contains("b");
+    // ten timer intervals after closing: no run came
+    Awaitility.await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> true);
+    assertThat(runs.get()).isEqualTo(runsWhenClosed);
   }
 
   @Test

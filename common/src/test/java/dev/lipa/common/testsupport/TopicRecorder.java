@@ -10,11 +10,14 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.awaitility.Awaitility;
+import tools.jackson.databind.json.JsonMapper;
 
 /** A test consumer that records everything on the platform's topics from the beginning, for the whole test JVM. */
 public final class TopicRecorder {
 
   private static final List<ConsumerRecord<String, String>> RECORDS = new CopyOnWriteArrayList<>();
+  private static final JsonMapper JSON = JsonMapper.builder().build();
   private static volatile boolean started;
 
   private TopicRecorder() {
@@ -46,5 +49,21 @@ public final class TopicRecorder {
   /** Records seen so far on a topic with this key. */
   public static List<ConsumerRecord<String, String>> records(String topic, String key) {
     return RECORDS.stream().filter(r -> r.topic().equals(topic) && key.equals(r.key())).toList();
+  }
+
+  /** Records seen so far on a topic with this key whose event envelope has this {@code type}. */
+  public static List<ConsumerRecord<String, String>> records(String topic, String key, String type) {
+    return records(topic, key).stream()
+        .filter(r -> type.equals(JSON.readTree(r.value()).path("type").asString(""))).toList();
+  }
+
+  /**
+   * The records of one type on a topic with this key, once the first has arrived (within 30 s) and a quiet spell
+   * (1.5 s) has passed in which a second one would arrive: what a test counts to say an event was published once.
+   */
+  public static List<ConsumerRecord<String, String>> once(String topic, String key, String type) {
+    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !records(topic, key, type).isEmpty());
+    Awaitility.await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> true);
+    return records(topic, key, type);
   }
 }

@@ -56,6 +56,8 @@ public class Transfers implements AutoCloseable {
     this.ledger = ledger;
     this.clock = clock;
     long period = properties.ledger().repairInterval().toMillis();
+    // on every replica, no lease: a PENDING transfer is taken over by a claim (compare-and-set) and each leg is
+    // idempotent by its movement id, so two replicas resuming at once move money once (docs/operations.md, kind b)
     resumer.scheduleWithFixedDelay(this::resumeSafely, period, period, TimeUnit.MILLISECONDS);
   }
 

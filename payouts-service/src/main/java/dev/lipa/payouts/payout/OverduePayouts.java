@@ -6,12 +6,7 @@ import dev.lipa.common.rail.OverdueSettings;
 import dev.lipa.payouts.PayoutsProperties;
 import dev.lipa.payouts.payout.rail.PayoutRail;
 import java.time.Clock;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
@@ -32,23 +27,18 @@ class OverduePayouts implements AutoCloseable {
   static final String LEASE = "payouts-overdue-sweep";
   /** How many sweep intervals a grant lasts. */
   static final int LEASE_INTERVALS = 3;
-  private static final Logger log = LoggerFactory.getLogger(OverduePayouts.class);
 
   private final Payouts payouts;
   private final Supplier<PayoutRail> rail;
   private final OverdueSettings settings;
   private final Clock clock;
   private final LeasedJob job;
-  private ScheduledExecutorService sweeper;
 
   @Autowired
   OverduePayouts(Payouts payouts, ObjectProvider<PayoutRail> rail, PayoutsProperties properties, Clock clock,
       Leases leases) {
     this(payouts, rail::getIfAvailable, properties.overdue(), clock, leases);
-    sweeper = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("overdue-payouts")
-        .factory());
-    long period = settings.sweepInterval().toMillis();
-    sweeper.scheduleWithFixedDelay(this::sweepSafely, period, period, TimeUnit.MILLISECONDS);
+    job.every(settings.sweepInterval(), this::sweep);
   }
 
   /** Not started: {@link #sweep()} runs when called (tests run several as replicas). */
@@ -66,32 +56,13 @@ class OverduePayouts implements AutoCloseable {
     if (current == null) {
       return 0;
     }
-    return job.runIfHolder(lease -> {
-      int asked = 0;
-      for (Payout payout : payouts.overdue(clock.instant().minus(settings.after()), settings.sweepBatch())) {
-        job.check(lease);
-        current.queryOutcome(Payouts.orderOf(payout));
-        asked++;
-      }
-      return asked;
-    }).orElse(0);
-  }
-
-  private void sweepSafely() {
-    try {
-      sweep();
-    } catch (RuntimeException e) {
-      log.warn("overdue payout sweep failed: {}", e.toString());
-    }
+    return job.forEachHeld(() -> payouts.overdue(clock.instant().minus(settings.after()), settings.sweepBatch()),
+        payout -> current.queryOutcome(Payouts.orderOf(payout)));
   }
 
   /** Stops sweeping and gives the lease up, so another replica takes the job at once. */
   @Override
-  public synchronized void close() {
-    if (sweeper != null) {
-      sweeper.shutdownNow();
-      sweeper = null;
-    }
-    job.release();
+  public void close() {
+    job.close();
   }
 }

@@ -49,6 +49,8 @@ public class TopUps implements AutoCloseable {
     this.ledger = ledger;
     this.clock = clock;
     long period = properties.ledger().repairInterval().toMillis();
+    // on every replica, no lease: a PENDING top-up is taken over by a claim (compare-and-set) and its movement is
+    // idempotent by its id, so two replicas resuming at once move money once (docs/operations.md, kind b)
     resumer.scheduleWithFixedDelay(this::resumeSafely, period, period, TimeUnit.MILLISECONDS);
   }
 
