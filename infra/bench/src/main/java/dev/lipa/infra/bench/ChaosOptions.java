@@ -23,8 +23,9 @@ record ChaosOptions(
 
   static final String USAGE = """
       usage: ./platform chaos [options]   (against the running local cluster: ./platform up --cluster first)
-        --rate 60                 STK pushes and payouts per second in all, half each, spread over the gateways
-                                  (open model); about half of the cluster's sustained rate on 2 cores
+        --rate 30                 STK pushes and payouts per second in all, half each, spread over the gateways
+                                  (open model); on 2 cores the whole cluster does not sustain 50/s of this mix
+                                  through the faults (docs/operations.md, "What each fault costs")
         --short                   CI's version: one fault of each kind (a broker killed, a replica killed, the
                                   dispatcher killed, a broker paused, a rolling restart of collections-service)
         --kill-seconds 20         how long a killed process stays down before ./platform start starts it again
@@ -54,7 +55,7 @@ record ChaosOptions(
     String mongo = null;
     Path platform = null;
     List<String> gateways = List.of();
-    double rate = 60;
+    double rate = 30;
     boolean shortRun = false;
     long kill = 20;
     long pause = 40;
