@@ -31,6 +31,8 @@ public final class Chaos {
 
   /** The wait between one replica of a rolling restart being healthy again and the next one's stop. */
   private static final long ROLLING_SETTLE_MILLIS = 6000;
+  /** How much longer than {@code --warmup-seconds} the warm-up waits for the platform to become calm. */
+  private static final long WARMUP_MORE_MILLIS = 120_000;
 
   private final ChaosOptions options;
   private final String runId = UUID.randomUUID().toString().substring(0, 8);
@@ -111,9 +113,18 @@ public final class Chaos {
       }
       if (options.warmupMillis() > 0) {
         say("");
-        say("== warm-up: %.0f s of the same load, measured in no figure (its payments are reconciled too)",
-            options.warmupMillis() / 1000.0);
+        say("== warm-up: at least %.0f s of the same load, until 2 s in a row are calm (every request accepted"
+            + " in under a second; at most %.0f s more), measured in no figure (its payments are reconciled too)",
+            options.warmupMillis() / 1000.0, WARMUP_MORE_MILLIS / 1000.0);
+        long warmupStart = System.currentTimeMillis();
         Thread.sleep(options.warmupMillis());
+        long giveUp = System.currentTimeMillis() + WARMUP_MORE_MILLIS;
+        while (!timeline.warmedUp(System.currentTimeMillis(), options.rate())
+            && System.currentTimeMillis() < giveUp) {
+          Thread.sleep(500);
+        }
+        say("  warm-up over after %.0f s%s", (System.currentTimeMillis() - warmupStart) / 1000.0,
+            timeline.warmedUp(System.currentTimeMillis(), options.rate()) ? "" : " (not calm yet: measuring anyway)");
       }
       timeline.start(System.currentTimeMillis());
       say("");

@@ -40,6 +40,8 @@ final class ChaosTimeline implements OpenLoad.Outcomes {
   static final long RECOVERED_P99_MICROS = 1_000_000;
 
   private final ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
+  /** The warm-up's answers: they count in no figure, they only say when the platform has become steady. */
+  private final ConcurrentLinkedQueue<Answer> warmup = new ConcurrentLinkedQueue<>();
   private volatile long startMillis;
 
   void start(long nowMillis) {
@@ -53,9 +55,23 @@ final class ChaosTimeline implements OpenLoad.Outcomes {
   @Override
   public void answered(String outcome, long atMillis, long dueMillis, long micros) {
     long start = startMillis;
-    if (start > 0 && dueMillis >= start) { // the warm-up's answers count in no figure
+    if (start > 0 && dueMillis >= start) {
       answers.add(new Answer(dueMillis, micros, outcome));
+    } else {
+      warmup.add(new Answer(dueMillis, micros, outcome));
     }
+  }
+
+  /**
+   * Whether the warm-up's last seconds were calm: of the requests due from {@code 4 s} to {@code 2 s} before now, at
+   * least 90% of those offered at {@code ratePerSecond} answered, every one accepted in under a second.
+   */
+  boolean warmedUp(long nowMillis, double ratePerSecond) {
+    warmup.removeIf(a -> a.dueMillis() < nowMillis - 10_000);
+    List<Answer> recent = warmup.stream()
+        .filter(a -> a.dueMillis() >= nowMillis - 4000 && a.dueMillis() < nowMillis - 2000).toList();
+    return recent.size() >= 0.9 * 2 * ratePerSecond
+        && recent.stream().allMatch(a -> a.accepted() && a.micros() < RECOVERED_P99_MICROS);
   }
 
   List<Answer> answers() {

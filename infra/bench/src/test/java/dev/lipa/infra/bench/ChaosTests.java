@@ -118,4 +118,26 @@ class ChaosTests {
     assertThat(window.recovered()).isFalse();
     assertThat(window.toMillis()).isEqualTo(10_000);
   }
+
+  @Test
+  void theWarmUpEndsOnlyOnceTheLastSecondsWereAllAcceptedInUnderASecond() {
+    ChaosTimeline timeline = new ChaosTimeline();
+    long now = 100_000;
+    for (int i = 0; i < 60; i++) { // 30/s for the two seconds that count, one of them slow
+      timeline.answered("201", now, now - 4000 + i * 33, i == 10 ? 1_500_000 : 20_000);
+    }
+    assertThat(timeline.warmedUp(now, 30)).as("one answer took 1.5 s").isFalse();
+
+    ChaosTimeline calm = new ChaosTimeline();
+    for (int i = 0; i < 60; i++) {
+      calm.answered("201", now, now - 4000 + i * 33, 20_000);
+    }
+    assertThat(calm.warmedUp(now, 30)).isTrue();
+    calm.answered("HTTP 503", now, now - 3000, 4_800_000);
+    assertThat(calm.warmedUp(now, 30)).as("a 503").isFalse();
+    assertThat(new ChaosTimeline().warmedUp(now, 30)).as("nothing answered yet").isFalse();
+    // the warm-up's answers count in no figure once the measured load has started
+    calm.start(now);
+    assertThat(calm.answers()).isEmpty();
+  }
 }
