@@ -1,6 +1,5 @@
 package dev.lipa.infra.bench;
 
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.Map;
 
@@ -19,28 +18,9 @@ final class PayoutRequests {
   static OpenLoad.Target platform(String gatewayUrl, TokenPool tokens, String callbackUrl,
       Map<String, Integer> accepted, int tag) {
     URI uri = URI.create(gatewayUrl + SEND_MONEY_PATH);
-    InetSocketAddress address = StkRequests.address(uri);
-    return new OpenLoad.Target() {
-      @Override
-      public InetSocketAddress address() {
-        return address;
-      }
-
-      @Override
-      public byte[] request(long sequence) {
-        String phone = Long.toString(FIRST_PHONE + Math.floorMod(sequence * 2 + tag, PHONES));
-        return StkRequests.post(uri, "Authorization: Bearer " + tokens.next() + "\r\n",
-            "{\"phoneNumber\":\"" + phone + "\",\"amount\":10,\"remarks\":\"chaos\",\"occasion\":\"chaos\","
-                + "\"callbackUrl\":\"" + callbackUrl + "\"}");
-      }
-
-      @Override
-      public void accepted(String responseBody, int step) {
-        String requestId = Json.field(responseBody, "requestId");
-        if (requestId != null) {
-          accepted.put(requestId, step);
-        }
-      }
-    };
+    return StkRequests.throughGateway(uri, accepted, sequence -> StkRequests.post(uri,
+        "Authorization: Bearer " + tokens.next() + "\r\n",
+        "{\"phoneNumber\":\"" + (FIRST_PHONE + Math.floorMod(sequence * 2 + tag, PHONES)) + "\",\"amount\":10,"
+            + "\"remarks\":\"chaos\",\"occasion\":\"chaos\",\"callbackUrl\":\"" + callbackUrl + "\"}"));
   }
 }

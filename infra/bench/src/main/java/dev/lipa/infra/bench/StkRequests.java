@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.function.LongFunction;
 
 /** The STK push requests the bench sends: to the platform's gateway, and to the reference pipeline. */
 final class StkRequests {
@@ -30,6 +31,15 @@ final class StkRequests {
   static OpenLoad.Target platform(String gatewayUrl, TokenPool tokens, String callbackUrl,
       Map<String, Integer> acceptedStep) {
     URI uri = URI.create(gatewayUrl + STK_PATH);
+    return throughGateway(uri, acceptedStep, sequence -> post(uri, "Authorization: Bearer " + tokens.next() + "\r\n",
+        body(Long.toString(FIRST_PHONE + Math.floorMod(sequence, PHONES)), callbackUrl)));
+  }
+
+  /**
+   * A target at {@code uri} whose requests {@code request} writes, and whose 201 answers put their {@code requestId}
+   * in {@code acceptedStep} with the index of their step.
+   */
+  static OpenLoad.Target throughGateway(URI uri, Map<String, Integer> acceptedStep, LongFunction<byte[]> request) {
     InetSocketAddress address = address(uri);
     return new OpenLoad.Target() {
       @Override
@@ -39,8 +49,7 @@ final class StkRequests {
 
       @Override
       public byte[] request(long sequence) {
-        return post(uri, "Authorization: Bearer " + tokens.next() + "\r\n",
-            body(Long.toString(FIRST_PHONE + Math.floorMod(sequence, PHONES)), callbackUrl));
+        return request.apply(sequence);
       }
 
       @Override
