@@ -18,8 +18,8 @@ import org.springframework.util.FileSystemUtils;
 /**
  * CI's short chaos run, as a user runs it: {@code ./platform up --cluster} with three brokers and two replicas of
  * collections-service and the callback dispatcher ({@code LIPA_CLUSTER_SERVICES}), then {@code ./platform chaos
- * --short} at 30/s after a 20 s warm-up: a broker, a replica and the dispatcher killed, a broker paused for longer
- * than a lease, a rolling restart of collections-service. The chaos command reconciles (nothing lost, every callback once, the ledger equal
+ * --short} at 30/s after a 20 s warm-up: a broker, a replica and the dispatcher killed at once, a broker paused for
+ * longer than a lease, a rolling restart of collections-service. The chaos command reconciles (nothing lost, every callback once, the ledger equal
  * to its movements, no failure outside a fault's window) and exits non-zero otherwise.
  */
 class ClusterChaosSystemTests {
@@ -36,6 +36,9 @@ class ClusterChaosSystemTests {
     ENV.put("LIPA_VAR", VAR.toString());
     ENV.put("LIPA_SKIP_BUILD", "1");
     ENV.put("LIPA_CLUSTER_SERVICES", "collections-service callback-dispatcher");
+    // C1 only: every JVM starts and warms in a fraction of the CPU, which 11 JVMs and their restarts on 2 cores need
+    // more than C2's throughput at 30/s (this run proves safety, not speed; the bench measures speed)
+    ENV.put("LIPA_JAVA_OPTS", "-XX:TieredStopAtLevel=1");
     for (Ports.Port port : Ports.declared()) {
       ENV.put(port.variable(), String.valueOf(port.defaultPort() + PORT_OFFSET));
     }
@@ -55,9 +58,9 @@ class ClusterChaosSystemTests {
     Result chaos = platform(Duration.ofMinutes(15), "chaos", "--short", "--rate", "30", "--warmup-seconds", "20",
         "--kill-seconds", "5", "--pause-seconds", "31", "--calm-seconds", "5", "--grace-seconds", "120");
 
-    assertThat(chaos.output).contains("kill broker kafka-2: repaired", "kill replica collections-service-2: repaired",
-        "kill the callback dispatcher: repaired", "pause broker kafka-3: repaired",
-        "rolling restart of collections-service: repaired");
+    assertThat(chaos.output).contains(
+        "kill kafka-2, collections-service-2, callback-dispatcher, callback-dispatcher-2: repaired",
+        "pause broker kafka-3: repaired", "rolling restart of collections-service: repaired");
     assertThat(chaos.output).doesNotContain("PROBLEM").containsPattern("lost: 0 +duplicated")
         .containsPattern("STK pushes +acknowledged [1-9][0-9]* +lost 0 +without a final state 0")
         .containsPattern("payouts +acknowledged [1-9][0-9]* +lost 0 +without a final state 0")

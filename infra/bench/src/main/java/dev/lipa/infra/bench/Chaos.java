@@ -73,7 +73,7 @@ public final class Chaos {
     String firstGateway = options.gateways().getFirst();
     ChaosProcesses processes = new ChaosProcesses(options.var(), options.platformCommand());
     List<String> running = processes.running();
-    List<ChaosFault> faults = ChaosFault.plan(options, running);
+    List<ChaosFault> faults = options.sustainRates().isEmpty() ? ChaosFault.plan(options, running) : List.of();
     ExecutorService clientExecutor = Executors.newVirtualThreadPerTaskExecutor();
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5)).executor(clientExecutor).build();
@@ -87,29 +87,30 @@ public final class Chaos {
       say("  load: %s/s in all (STK pushes and payouts, half each) through %s; timeout %.0f s; callbacks to %s",
           Report.rate(options.rate()), String.join(" and ", options.gateways()), options.timeoutMillis() / 1000.0,
           callbacks.url());
-      say("  faults, %.0f s of calm before, between and after them:", options.calmMillis() / 1000.0);
-      faults.forEach(f -> say("    %-40s %s", f.name, f.kind == ChaosFault.Kind.ROLLING_RESTART
-          ? String.join(", ", f.components) : "for %.0f s".formatted(f.holdMillis / 1000.0)));
-      say("  restarts go through ./platform start <component> (log: %s)", processes.restartLog());
+      if (!options.sustainRates().isEmpty()) {
+        say("  no fault (--sustain): steps of %s/s after the warm-up", options.sustainRates().stream()
+            .map(Report::rate).collect(java.util.stream.Collectors.joining(", ")));
+      } else {
+        say("  faults, %.0f s of calm before, between and after them:", options.calmMillis() / 1000.0);
+        faults.forEach(f -> say("    %-40s %s", f.name, f.kind == ChaosFault.Kind.ROLLING_RESTART
+            ? String.join(", ", f.components) : "for %.0f s".formatted(f.holdMillis / 1000.0)));
+        say("  restarts go through ./platform start <component> (log: %s)", processes.restartLog());
+      }
 
       ChaosTimeline timeline = new ChaosTimeline();
       Map<String, Integer> stk = new ConcurrentHashMap<>();
       Map<String, Integer> payouts = new ConcurrentHashMap<>();
       List<OpenLoad> loads = new ArrayList<>();
       List<Thread> loadThreads = new ArrayList<>();
-      double perTarget = options.rate() / 2 / options.gateways().size();
+      double perTarget = options.rate() / 2 / options.gateways().size(); // an STK and a payout target per gateway
       long endless = TimeUnit.HOURS.toMillis(6);
-      for (int g = 0; g < options.gateways().size(); g++) {
-        String gateway = options.gateways().get(g);
-        for (OpenLoad.Target target : List.of(StkRequests.platform(gateway, tokens, callbacks.url(), stk),
-            PayoutRequests.platform(gateway, tokens, callbacks.url(), payouts, g))) {
-          OpenLoad load = new OpenLoad(options.connections(), 20_000,
-              TimeUnit.MILLISECONDS.toNanos(options.timeoutMillis()));
-          load.observe(timeline);
-          loads.add(load);
-          loadThreads.add(Thread.ofPlatform().name("chaos-load-" + loads.size())
-              .start(() -> load.run("chaos", 0, perTarget, endless, target)));
-        }
+      for (OpenLoad.Target target : targets(tokens, callbacks, stk, payouts)) {
+        OpenLoad load = new OpenLoad(options.connections(), 20_000,
+            TimeUnit.MILLISECONDS.toNanos(options.timeoutMillis()));
+        load.observe(timeline);
+        loads.add(load);
+        loadThreads.add(Thread.ofPlatform().name("chaos-load-" + loads.size())
+            .start(() -> load.run("chaos", 0, perTarget, endless, target)));
       }
       if (options.warmupMillis() > 0) {
         say("");
@@ -125,6 +126,15 @@ public final class Chaos {
         }
         say("  warm-up over after %.0f s%s", (System.currentTimeMillis() - warmupStart) / 1000.0,
             timeline.warmedUp(System.currentTimeMillis(), options.rate()) ? "" : " (not calm yet: measuring anyway)");
+      }
+      if (!options.sustainRates().isEmpty()) {
+        loads.forEach(OpenLoad::stop);
+        for (Thread thread : loadThreads) {
+          thread.join(options.timeoutMillis() + 10_000);
+        }
+        List<ChaosSustain.Result> steps = ChaosSustain.measure(options, callbacks, accepted -> targets(tokens,
+            callbacks, accepted, accepted));
+        return ChaosSustain.sustainedRate(steps) > 0 ? 0 : 1;
       }
       timeline.start(System.currentTimeMillis());
       say("");
@@ -150,6 +160,18 @@ public final class Chaos {
     } finally {
       clientExecutor.shutdownNow();
     }
+  }
+
+  /** Per gateway, STK pushes (their accepted ids into {@code stk}) and payouts (into {@code payouts}). */
+  private List<OpenLoad.Target> targets(TokenPool tokens, CallbackCounter callbacks, Map<String, Integer> stk,
+      Map<String, Integer> payouts) {
+    List<OpenLoad.Target> targets = new ArrayList<>();
+    for (int g = 0; g < options.gateways().size(); g++) {
+      String gateway = options.gateways().get(g);
+      targets.add(StkRequests.platform(gateway, tokens, callbacks.url(), stk));
+      targets.add(PayoutRequests.platform(gateway, tokens, callbacks.url(), payouts, g));
+    }
+    return targets;
   }
 
   private RequestLimit raiseLimit(HttpClient http, String gateway, SandboxCredentials credentials)

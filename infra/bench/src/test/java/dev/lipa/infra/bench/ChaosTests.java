@@ -40,6 +40,39 @@ class ChaosTests {
   }
 
   @Test
+  void theSustainModeReadsItsRatesInOrderAndRefusesBadOnesAndHasNoFault() throws Exception {
+    ChaosOptions options = options("--sustain", "20, 30,45.5", "--step-seconds", "90");
+
+    assertThat(options.sustainRates()).containsExactly(20.0, 30.0, 45.5);
+    assertThat(options.stepMillis()).isEqualTo(90_000);
+    assertThat(options().sustainRates()).isEmpty();
+    for (String[] bad : List.of(new String[] {"--sustain", ""}, new String[] {"--sustain", "10,,20"},
+        new String[] {"--sustain", "10,NaN"}, new String[] {"--sustain", "0"}, new String[] {"--sustain", "1e9"},
+        new String[] {"--sustain", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21"},
+        new String[] {"--step-seconds", "5"}, new String[] {"--step-seconds", "1e12"})) {
+      assertThatThrownBy(() -> options(bad)).as(String.join(" ", bad)).isInstanceOf(ChaosOptions.UsageException.class);
+    }
+  }
+
+  @Test
+  void theSustainedRateIsTheLastOfTheLeadingSustainedStepsAndAFallingBehindStepIsNotSustained() {
+    ChaosSustain.Result calm20 = new ChaosSustain.Result(20, 1200, 1200, 80, 400, "", 0, 3.5);
+    ChaosSustain.Result calm30 = new ChaosSustain.Result(30, 1800, 1800, 90, 700, "", 0, 6);
+    ChaosSustain.Result slow40 = new ChaosSustain.Result(40, 2400, 2400, 300, 1200, "", 0, 9);
+    ChaosSustain.Result behind40 = new ChaosSustain.Result(40, 2400, 2400, 90, 800, "", 12, 30);
+    ChaosSustain.Result refused40 = new ChaosSustain.Result(40, 2400, 2399, 90, 800, "HTTP 503 1", 0, 5);
+
+    assertThat(calm20.sustained()).isTrue();
+    assertThat(slow40.sustained()).as("p99 over a second").isFalse();
+    assertThat(behind40.sustained()).as("callbacks still missing after the catch-up").isFalse();
+    assertThat(refused40.sustained()).as("one request refused").isFalse();
+    assertThat(ChaosSustain.sustainedRate(List.of(calm20, calm30, slow40))).isEqualTo(30);
+    assertThat(ChaosSustain.sustainedRate(List.of(slow40, calm20))).isZero();
+    assertThat(ChaosSustain.sustainedRate(List.of())).isZero();
+    assertThat(new ChaosSustain.Result(10, 0, 0, Double.NaN, Double.NaN, "", 0, 0).sustained()).isFalse();
+  }
+
+  @Test
   void theLongRunKillsEachBrokerAReplicaOfEveryServiceAGatewayAndTheDispatcherThenPausesAndRollsEverything()
       throws Exception {
     List<ChaosFault> faults = ChaosFault.plan(options(), CLUSTER);
@@ -66,9 +99,19 @@ class ChaosTests {
 
     List<ChaosFault> faults = ChaosFault.plan(options("--short"), small);
 
-    assertThat(faults).extracting(f -> f.kind).containsExactly(ChaosFault.Kind.KILL, ChaosFault.Kind.KILL,
-        ChaosFault.Kind.KILL, ChaosFault.Kind.PAUSE, ChaosFault.Kind.ROLLING_RESTART);
+    assertThat(faults).extracting(f -> f.kind).containsExactly(ChaosFault.Kind.KILL, ChaosFault.Kind.PAUSE,
+        ChaosFault.Kind.ROLLING_RESTART);
+    assertThat(faults.getFirst().name).isEqualTo(
+        "kill kafka-2, collections-service-2, callback-dispatcher, callback-dispatcher-2");
+    assertThat(faults.getFirst().components).containsExactly("kafka-2", "collections-service-2",
+        "callback-dispatcher", "callback-dispatcher-2");
+    assertThat(faults.getFirst().allBrokers()).isFalse();
+    assertThat(faults.get(1).components).containsExactly("kafka-3");
     assertThat(faults.getLast().components).containsExactly("collections-service", "collections-service-2");
+    assertThat(ChaosFault.plan(options("--short"), List.of("auth-service", "callback-dispatcher", "collections-service",
+        "gateway", "kafka", "payouts-service", "store"))).extracting(f -> f.name)
+        .as("a single broker and one replica each: only what runs is killed, nothing is paused")
+        .containsExactly("kill callback-dispatcher", "rolling restart of collections-service");
     assertThat(ChaosFault.plan(options(), small)).extracting(f -> f.name)
         .as("what does not run is not planned").doesNotContain("kill replica auth-service-2", "kill gateway gateway-2");
   }
