@@ -53,7 +53,7 @@ final class ChaosFault {
       // start of tens of seconds on a small CI machine (run one after the other, they cost CI minutes, not safety)
       List<String> killed = new ArrayList<>();
       List.of("kafka-2", "collections-service-2").stream().filter(running::contains).forEach(killed::add);
-      services.stream().filter(c -> c.startsWith("callback-dispatcher")).forEach(killed::add);
+      services.stream().filter(c -> c.startsWith("callback-dispatcher")).sorted().forEach(killed::add);
       faults.add(new ChaosFault("kill " + String.join(", ", killed), Kind.KILL, killed, kill));
       addIf(faults, running, new ChaosFault("pause broker kafka-3", Kind.PAUSE, List.of("kafka-3"), pause));
       faults.add(new ChaosFault("rolling restart of collections-service", Kind.ROLLING_RESTART,

@@ -93,7 +93,8 @@ class ChaosTests {
 
   @Test
   void theShortRunKeepsOneFaultOfEachKindOnTheComponentsThatRun() throws Exception {
-    List<String> small = List.of("auth-service", "callback-dispatcher", "callback-dispatcher-2", "checkout-service",
+    // in the order ./platform status lists them
+    List<String> small = List.of("auth-service", "callback-dispatcher-2", "callback-dispatcher", "checkout-service",
         "collections-service", "collections-service-2", "gateway", "kafka", "kafka-2", "kafka-3", "payouts-service",
         "store");
 
