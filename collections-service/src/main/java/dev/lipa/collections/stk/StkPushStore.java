@@ -106,6 +106,15 @@ public class StkPushStore {
    * descending).
    */
   public List<StkPush> list(StkListQuery query) {
+    return list(query, query.size());
+  }
+
+  /**
+   * As {@link #list(StkListQuery)}, reading up to {@code limit} pushes (a page and one more tells whether a next page
+   * exists). With a cursor the pushes are those strictly after its (createdAt, id), newest first: the upper bound on
+   * {@code createdAt} is one range of the (organisation, [filter,] createdAt) indexes, the tie on id is matched.
+   */
+  public List<StkPush> list(StkListQuery query, int limit) {
     List<Bson> filters = new ArrayList<>();
     filters.add(Filters.eq(ORGANISATION, query.organisationId().value()));
     if (query.status() != null) {
@@ -120,14 +129,24 @@ public class StkPushStore {
     if (query.from() != null) {
       filters.add(Filters.gte(CREATED_AT, Date.from(query.from())));
     }
-    if (query.to() != null) {
-      filters.add(Filters.lte(CREATED_AT, Date.from(query.to())));
+    Instant upper = query.to();
+    if (query.after() != null && (upper == null || query.after().createdAt().isBefore(upper))) {
+      upper = query.after().createdAt();
+    }
+    // one upper bound only: the embedded store's planner ranges its index on the first one it finds
+    if (upper != null) {
+      filters.add(Filters.lte(CREATED_AT, Date.from(upper)));
+    }
+    if (query.after() != null) {
+      Date at = Date.from(query.after().createdAt());
+      filters.add(Filters.or(Filters.lt(CREATED_AT, at),
+          Filters.and(Filters.eq(CREATED_AT, at), Filters.lt("id", query.after().id()))));
     }
     return collection.find(Filters.and(filters))
         .projection(withoutOutbox())
         .sort(Sorts.descending(CREATED_AT, "id"))
         .skip(query.page() * query.size())
-        .limit(query.size())
+        .limit(limit)
         .map(StkPushStore::toPush)
         .into(new ArrayList<>());
   }

@@ -7,6 +7,7 @@ import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.once.CreateOnce;
 import dev.lipa.common.once.Creation;
+import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Origin;
 import dev.lipa.common.ratelimit.RateLimitExceededException;
 import java.time.Clock;
@@ -64,8 +65,21 @@ public class StkPushes implements StkOutcomeHandler {
     return store.list(query);
   }
 
+  /** A page of the list and, when there is one more, its first push (so the page knows it has a next). */
+  public List<StkPush> pageAndOneMore(StkListQuery query) {
+    return store.list(query, query.size() + 1);
+  }
+
   public Optional<StkPush> find(OrganisationId organisationId, RequestId requestId) {
     return store.find(organisationId, requestId);
+  }
+
+  /**
+   * The organisation's push created with this referenceId: at most one, since a referenceId is unique per organisation
+   * (a repeat with the same body replays the original, another body is refused), read through its unique index.
+   */
+  public Optional<StkPush> findByReference(OrganisationId organisationId, String referenceId) {
+    return store.findByReference(organisationId, referenceId).map(Earlier::record);
   }
 
   /**

@@ -22,6 +22,7 @@ class PathRulesIntegrationTests extends CollectionsIntegrationTest {
     PathRuleChecks.assertEverySpellingRefused("127.0.0.1", port, List.of(
         new Protected("POST", NEW, merchant),
         new Protected("GET", ALL, merchant),
+        new Protected("GET", "/api/sandbox/v1/stk/single", merchant),
         new Protected("POST", "/internal/v1/stk-pushes", Map.of("X-Internal-Token", "internal-test-token")),
         new Protected("GET", "/admin/v1/anything", Map.of()),
         new Protected("POST", "/api/v1/banks/sandbox-bank/notifications", Map.of())));

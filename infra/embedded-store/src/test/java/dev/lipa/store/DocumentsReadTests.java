@@ -160,6 +160,31 @@ class DocumentsReadTests {
         .sort(Sorts.descending("createdAt", "id")).into(new ArrayList<>()), SMALL_SIZE)).isEqualTo(SMALL_SIZE);
   }
 
+  /**
+   * The lists' next page from a cursor (createdAt, id), as the STK and payout stores ask it: the pushes strictly after
+   * the position, newest first. The upper bound on createdAt ranges the (organisation, createdAt) index; the tie on id
+   * is matched, so the page and the cursor's own document are all that is read.
+   */
+  @Test
+  void readsTheNextPageFromACursorOnly() {
+    int last = DOCUMENTS - 1_000;
+    Date at = new Date(T0 + last * 10L);
+    Bson afterCursor = Filters.and(Filters.eq("organisationId", "org-big"), Filters.lte("createdAt", at),
+        Filters.or(Filters.lt("createdAt", at),
+            Filters.and(Filters.eq("createdAt", at), Filters.lt("id", (long) last))));
+    List<Document> page = new ArrayList<>();
+
+    long read = examinedBy(() -> {
+      page.addAll(pushes.find(afterCursor).sort(Sorts.descending("createdAt", "id")).limit(21)
+          .into(new ArrayList<>()));
+      return page;
+    }, 21);
+
+    assertThat(read).isLessThanOrEqualTo(23);
+    assertThat(page.getFirst().get("_id")).isEqualTo("p-" + (last - 1));
+    assertThat(page.getLast().get("_id")).isEqualTo("p-" + (last - 21));
+  }
+
   @Test
   void sweepsReadWhatTheyReturn() {
     Date cutoff = new Date(T0 + 600_000 * 10L);
@@ -178,6 +203,9 @@ class DocumentsReadTests {
     assertThat(examinedBy(() -> pushes.find(Filters.eq("id", (long) i)).into(new ArrayList<>()), 1)).isEqualTo(1);
     assertThat(examinedBy(() -> pushes.find(Filters.eq("referenceKey", "org-big:ref-" + i)).into(new ArrayList<>()),
         1)).isEqualTo(1);
+    // the lookup by referenceId (GET .../single?referenceId=) checks the organisation as well
+    assertThat(examinedBy(() -> pushes.find(Filters.and(Filters.eq("referenceKey", "org-big:ref-" + i),
+        Filters.eq("organisationId", "org-big"))).into(new ArrayList<>()), 1)).isEqualTo(1);
     String status = push(i).getString("status");
     long updated = examined();
     assertThat(pushes.updateOne(Filters.and(Filters.eq("_id", "p-" + i), Filters.eq("status", status)),

@@ -154,6 +154,21 @@ final class TenancyMatrix {
             gateway.get("/api/v1/tz/spending/single?requestId=" + o.records.get("tzSendMoney"), c.bearer()), own);
         expect(caller, owner, "GET checkout session by id",
             gateway.get("/api/sandbox/v1/checkout-sessions/" + o.records.get("session"), c.bearer()), own);
+        for (String[] single : new String[][] {{"/api/sandbox/v1/stk/single", "stk"},
+            {"/api/sandbox/v1/send-money/single", "sendMoney"}, {"/api/sandbox/v1/till/single", "till"},
+            {"/api/sandbox/v1/paybill/single", "paybill"}}) {
+          expect(caller, owner, "GET " + single[0] + " by requestId",
+              gateway.get(single[0] + "?requestId=" + o.records.get(single[1]), c.bearer()), own);
+        }
+        if (own) {
+          // every organisation used the same referenceId: each finds its own push by it, never another's
+          TestHttp.Response byReference = gateway.get("/api/sandbox/v1/stk/single?referenceId=tenancy-shared-reference",
+              c.bearer());
+          if (byReference.status() != 200
+              || !o.records.get("stk").equals(byReference.json().path("data").path("uuid").asString())) {
+            miss(caller, owner, "GET STK push by the shared referenceId", byReference, "200 with its own push");
+          }
+        }
         TestHttp.Response callbacks = gateway.get("/api/v1/callbacks?requestId=" + o.records.get("stk"),
             c.bearer());
         if (callbacks.status() != 200 || callbacks.json().path("data").isEmpty() == own) {

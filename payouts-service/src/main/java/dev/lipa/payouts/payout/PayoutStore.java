@@ -100,6 +100,16 @@ public class PayoutStore implements ReservationOwners {
 
   /** The organisation's payouts of one kind matching the query, newest first. */
   public List<Payout> list(PayoutListQuery query) {
+    return list(query, query.size());
+  }
+
+  /**
+   * As {@link #list(PayoutListQuery)}, reading up to {@code limit} payouts (a page and one more tells whether a next
+   * page exists). With a cursor the payouts are those strictly after its (createdAt, id), newest first: the upper bound
+   * on {@code createdAt} is one range of the (organisation, kind, [filter,] createdAt) indexes, the tie on id is
+   * matched.
+   */
+  public List<Payout> list(PayoutListQuery query, int limit) {
     List<Bson> filters = new ArrayList<>();
     filters.add(Filters.eq(ORGANISATION, query.organisationId().value()));
     filters.add(Filters.eq(KIND, query.kind().name()));
@@ -112,12 +122,22 @@ public class PayoutStore implements ReservationOwners {
     if (query.from() != null) {
       filters.add(Filters.gte(CREATED_AT, Date.from(query.from())));
     }
-    if (query.to() != null) {
-      filters.add(Filters.lte(CREATED_AT, Date.from(query.to())));
+    Instant upper = query.to();
+    if (query.after() != null && (upper == null || query.after().createdAt().isBefore(upper))) {
+      upper = query.after().createdAt();
+    }
+    // one upper bound only: the embedded store's planner ranges its index on the first one it finds
+    if (upper != null) {
+      filters.add(Filters.lte(CREATED_AT, Date.from(upper)));
+    }
+    if (query.after() != null) {
+      Date at = Date.from(query.after().createdAt());
+      filters.add(Filters.or(Filters.lt(CREATED_AT, at),
+          Filters.and(Filters.eq(CREATED_AT, at), Filters.lt("id", query.after().id()))));
     }
     return collection.find(Filters.and(filters)).projection(withoutOutbox())
         .sort(Sorts.descending(CREATED_AT, "id"))
-        .skip(query.page() * query.size()).limit(query.size())
+        .skip(query.page() * query.size()).limit(limit)
         .map(PayoutStore::toPayout).into(new ArrayList<>());
   }
 

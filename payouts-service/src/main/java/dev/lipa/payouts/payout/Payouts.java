@@ -5,6 +5,7 @@ import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.once.CreateOnce;
 import dev.lipa.common.once.Creation;
+import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Origin;
 import dev.lipa.payouts.ledger.Ledger;
 import dev.lipa.payouts.payout.rail.PayoutOrder;
@@ -83,8 +84,22 @@ public class Payouts implements PayoutOutcomeHandler {
     return store.list(query);
   }
 
+  /** A page of the list and, when there is one more, its first payout (so the page knows it has a next). */
+  public List<Payout> pageAndOneMore(PayoutListQuery query) {
+    return store.list(query, query.size() + 1);
+  }
+
   public Optional<Payout> find(OrganisationId organisationId, RequestId requestId) {
     return store.find(organisationId, requestId);
+  }
+
+  /**
+   * The organisation's payout of {@code kind} created with this referenceId: at most one, since a referenceId is unique
+   * per organisation and kind (a repeat with the same body replays the original, another body is refused), read
+   * through its unique index.
+   */
+  public Optional<Payout> findByReference(OrganisationId organisationId, PayoutKind kind, String referenceId) {
+    return store.findByReference(organisationId, kind, referenceId).map(Earlier::record);
   }
 
   @Override

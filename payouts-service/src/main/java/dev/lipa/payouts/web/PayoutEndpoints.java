@@ -7,6 +7,9 @@ import dev.lipa.common.idempotency.IdempotentRequest;
 import dev.lipa.common.idempotency.RequestFingerprint;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RequestId;
+import dev.lipa.common.lookups.ListCursor;
+import dev.lipa.common.lookups.ListPage;
+import dev.lipa.common.lookups.RecordLookup;
 import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Origin;
 import dev.lipa.common.organisations.RecordOrganisation;
@@ -38,8 +41,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * What every payout endpoint family (send money, till, paybill, TZ spending) does the same way: create a payout under
- * the {@code Idempotency-Key} and its referenceId, list the payouts of the caller or of one of its sub-accounts, find
- * one of the caller's payouts, and render a record with its organisation and local times.
+ * the {@code Idempotency-Key} and its referenceId, list the payouts of the caller or of one of its sub-accounts (with a
+ * next-page cursor), find one of the caller's payouts by requestId or referenceId, and render a record with its
+ * organisation and local times.
  */
 @Component
 public class PayoutEndpoints {
@@ -113,10 +117,29 @@ public class PayoutEndpoints {
    *
    * @param currencyCode a payout currency code to filter on, or null
    */
-  public <T> Envelope<List<T>> list(HttpServletRequest request, String companyId, PayoutKind kind, String status,
-      String currencyCode, int page, int size, RecordView<T> view) {
-    PayoutListQuery query = query(request, companyId, kind, status, currencyCode, page, size);
-    return Envelope.ok("OK", payouts.list(query).stream().map(p -> view(p, view)).toList());
+  public <T> ListPage<T> list(HttpServletRequest request, String companyId, PayoutKind kind, String status,
+      String currencyCode, int page, int size, String cursor, RecordView<T> view) {
+    PayoutListQuery query = query(request, companyId, kind, status, currencyCode, page, size, cursor);
+    return ListPage.of(payouts.pageAndOneMore(query), query.size(), PayoutListQuery::cursorAfter,
+        p -> view(p, view));
+  }
+
+  /**
+   * The caller's own payout of {@code kind} by {@code requestId} or by its {@code referenceId} (exactly one; see
+   * {@link RecordLookup#read}), rendered with {@code view}. Unknown, another organisation's (a sub-account's
+   * included, as for every lookup by id) and another kind's are the same 404.
+   *
+   * @param what the record's name in the 404's message, e.g. {@code "till payment"}
+   */
+  public <T> Envelope<T> single(HttpServletRequest request, PayoutKind kind, String what, RecordView<T> view) {
+    RecordLookup lookup = RecordLookup.read(request);
+    OrganisationId caller = Caller.organisation(request);
+    Optional<Payout> found = switch (lookup) {
+      case RecordLookup.ByRequestId(RequestId id) -> payouts.find(caller, id).filter(p -> p.kind() == kind);
+      case RecordLookup.ByReference(String reference) -> payouts.findByReference(caller, kind, reference);
+    };
+    return found.map(p -> Envelope.ok("OK", view(p, view)))
+        .orElseThrow(() -> ApiException.notFound("No " + what + " with " + lookup.describe()));
   }
 
   /** The caller's payout with this requestId (empty too when it is no UUID). */
@@ -136,7 +159,7 @@ public class PayoutEndpoints {
   }
 
   private PayoutListQuery query(HttpServletRequest request, String companyId, PayoutKind kind, String status,
-      String currencyCode, int page, int size) {
+      String currencyCode, int page, int size, String cursor) {
     OrganisationId caller = Caller.organisation(request);
     FieldErrors errors = new FieldErrors();
     PayoutStatus wanted = null;
@@ -166,11 +189,17 @@ public class PayoutEndpoints {
     if (company.isEmpty()) {
       errors.add("companyId", "companyId is required");
     }
+    boolean cursorGiven = cursor != null && !cursor.isBlank();
+    if (cursorGiven && request.getParameter("page") != null) {
+      errors.add("page", "page and cursor cannot be combined: the cursor says where the next page starts");
+    }
     errors.throwIfAny();
     OrganisationId listed = OrganisationId.of(company);
     if (!organisations.isSelfOrSubAccount(caller, listed)) {
       throw ApiException.notFound(COMPANY_NOT_FOUND);
     }
-    return new PayoutListQuery(listed, kind, wanted, currency, null, null, page, size);
+    // read for the listed organisation: a cursor of the caller's own list is refused on a sub-account's and back
+    ListCursor after = cursorGiven ? ListCursor.read(cursor, PayoutListQuery.cursorList(kind), listed) : null;
+    return new PayoutListQuery(listed, kind, wanted, currency, null, null, page, size, after);
   }
 }

@@ -15,6 +15,9 @@ class PathRulesIntegrationTests extends PayoutsIntegrationTest {
     Map<String, String> merchant = as(newOrganisation());
     PathRuleChecks.assertEverySpellingRefused("127.0.0.1", port, List.of(
         new Protected("POST", SEND_MONEY, merchant),
+        new Protected("GET", SEND_MONEY + "/single", merchant),
+        new Protected("GET", TILL + "/single", merchant),
+        new Protected("GET", PAYBILL + "/single", merchant),
         new Protected("POST", BALANCE + "/top-up", merchant),
         new Protected("POST", "/api/sandbox/v1/de-allocations/allocate", merchant),
         new Protected("GET", "/admin/v1/anything", Map.of()),

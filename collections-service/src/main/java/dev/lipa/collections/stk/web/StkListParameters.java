@@ -4,9 +4,11 @@ import dev.lipa.collections.stk.StkCurrency;
 import dev.lipa.collections.stk.StkListQuery;
 import dev.lipa.collections.stk.StkStatus;
 import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.lookups.ListCursor;
 import dev.lipa.common.phone.MobileNumber;
 import dev.lipa.common.time.QueryWindow;
 import dev.lipa.common.web.FieldErrors;
+import dev.lipa.common.web.ValidationException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Arrays;
@@ -24,12 +26,20 @@ import java.util.stream.Collectors;
  *   <li>{@code phoneNumber}: a Kenyan, Tanzanian or Ugandan mobile number in any accepted form (normalised before
  *       matching; a local 07… form is read in the country of {@code currencyCode} when given, else as Kenyan first,
  *       then Tanzanian, then Ugandan);</li>
- *   <li>{@code page} from 0 and {@code size} from 1 to 500, default 0 and 100.</li>
+ *   <li>{@code page} from 0 and {@code size} from 1 to 500, default 0 and 100;</li>
+ *   <li>{@code cursor}: the {@code nextCursor} of an earlier page of this list, instead of {@code page}: the pushes
+ *       strictly after that page's last one (see {@link ListCursor}); a cursor of another list or organisation, or
+ *       edited, is a 400.</li>
  * </ul>
  * Blank values count as absent; unknown parameters are ignored; every bad value is a 400 naming its parameter.
  */
 record StkListParameters(String status, String from, String to, String currencyCode, String phoneNumber,
-    String page, String size) {
+    String page, String size, String cursor) {
+
+  StkListParameters(String status, String from, String to, String currencyCode, String phoneNumber, String page,
+      String size) {
+    this(status, from, to, currencyCode, phoneNumber, page, size, null);
+  }
 
   static final int DEFAULT_PAGE_SIZE = 100;
   static final int MAX_PAGE_SIZE = 500;
@@ -85,8 +95,21 @@ record StkListParameters(String status, String from, String to, String currencyC
     if (!errors.has("page") && !errors.has("size") && (long) pageNumber * pageSize > Integer.MAX_VALUE) {
       errors.add("page", "page is too large");
     }
+    ListCursor after = null;
+    if (present(cursor)) {
+      if (present(page)) {
+        errors.add("page", "page and cursor cannot be combined: the cursor says where the next page starts");
+      } else {
+        try {
+          after = ListCursor.read(cursor, StkListQuery.CURSOR_LIST, organisationId);
+        } catch (ValidationException e) {
+          e.errors().forEach((field, messages) -> messages.forEach(message -> errors.add(field, message)));
+        }
+      }
+    }
     errors.throwIfAny();
-    return new StkListQuery(organisationId, statusFilter, fromBound, toBound, currency, phone, pageNumber, pageSize);
+    return new StkListQuery(organisationId, statusFilter, fromBound, toBound, currency, phone, pageNumber, pageSize,
+        after);
   }
 
   private static boolean present(String value) {

@@ -11,6 +11,9 @@ import dev.lipa.common.idempotency.IdempotentEndpoint;
 import dev.lipa.common.idempotency.IdempotentRequest;
 import dev.lipa.common.idempotency.RequestFingerprint;
 import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
+import dev.lipa.common.lookups.ListPage;
+import dev.lipa.common.lookups.RecordLookup;
 import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Origin;
 import dev.lipa.common.servlet.Caller;
@@ -20,7 +23,7 @@ import dev.lipa.common.web.FieldErrors;
 import dev.lipa.common.web.ValidationException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.math.BigDecimal;
-import java.util.List;
+import java.util.Optional;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -33,7 +36,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 
-/** Endpoints 4 and 5 of the spec: create an STK push, list the caller's STK pushes. */
+/** Endpoints 4 and 5 of the spec: create an STK push, list the caller's STK pushes; and ours: read one. */
 @RestController
 @RequestMapping(path = "/api/sandbox/v1/stk", produces = MediaType.APPLICATION_JSON_VALUE)
 class StkPushController {
@@ -98,16 +101,35 @@ class StkPushController {
         new Accepted(push.requestId().toString(), push.details().phoneNumber(), push.details().amount()));
   }
 
-  /** Newest first, with optional filters and bounded paging (see {@link StkListParameters}). */
+  /**
+   * Newest first, with optional filters and bounded paging (see {@link StkListParameters}); {@code nextCursor} fetches
+   * the next page, null on the last.
+   */
   @GetMapping("/all")
-  Envelope<List<StkPushView>> all(@RequestParam(required = false) String status,
+  ListPage<StkPushView> all(@RequestParam(required = false) String status,
       @RequestParam(required = false) String from, @RequestParam(required = false) String to,
       @RequestParam(required = false) String currencyCode, @RequestParam(required = false) String phoneNumber,
       @RequestParam(required = false) String page, @RequestParam(required = false) String size,
-      HttpServletRequest request) {
-    StkListQuery query = new StkListParameters(status, from, to, currencyCode, phoneNumber, page, size)
+      @RequestParam(required = false) String cursor, HttpServletRequest request) {
+    StkListQuery query = new StkListParameters(status, from, to, currencyCode, phoneNumber, page, size, cursor)
         .toQuery(Caller.organisation(request), views.zone());
-    return Envelope.ok("OK", pushes.list(query).stream().map(views::view).toList());
+    return ListPage.of(pushes.pageAndOneMore(query), query.size(), StkListQuery::cursorAfter, views::view);
+  }
+
+  /**
+   * One of the caller's pushes, by {@code requestId} or by its own {@code referenceId} (exactly one), as the list shows
+   * it. Unknown and another organisation's are the same 404.
+   */
+  @GetMapping("/single")
+  Envelope<StkPushView> single(HttpServletRequest request) {
+    RecordLookup lookup = RecordLookup.read(request);
+    OrganisationId organisation = Caller.organisation(request);
+    Optional<StkPush> found = switch (lookup) {
+      case RecordLookup.ByRequestId(RequestId id) -> pushes.find(organisation, id);
+      case RecordLookup.ByReference(String reference) -> pushes.findByReference(organisation, reference);
+    };
+    return found.map(push -> Envelope.ok("OK", views.view(push)))
+        .orElseThrow(() -> ApiException.notFound("No STK push with " + lookup.describe()));
   }
 
   /** The 201 answer's {@code data}. */

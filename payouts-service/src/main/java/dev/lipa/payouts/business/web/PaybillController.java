@@ -1,5 +1,6 @@
 package dev.lipa.payouts.business.web;
 
+import dev.lipa.common.lookups.ListPage;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.payouts.business.BusinessPaymentRequest;
@@ -7,7 +8,6 @@ import dev.lipa.payouts.payout.Payout;
 import dev.lipa.payouts.payout.PayoutKind;
 import dev.lipa.payouts.web.PayoutEndpoints;
 import jakarta.servlet.http.HttpServletRequest;
-import java.util.List;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -41,10 +41,11 @@ class PaybillController {
 
   /** The spec shows no parameters here: {@code companyId} is optional (default: the caller) with the same rules. */
   @GetMapping(path = PAYBILL + "/all", produces = MediaType.APPLICATION_JSON_VALUE)
-  Envelope<List<BusinessViews.BusinessRecord>> paybillList(@RequestParam(required = false) String companyId,
+  ListPage<BusinessViews.BusinessRecord> paybillList(@RequestParam(required = false) String companyId,
       @RequestParam(required = false) String status, @RequestParam(defaultValue = "0") int page,
-      @RequestParam(defaultValue = "" + PayoutEndpoints.DEFAULT_PAGE_SIZE) int size, HttpServletRequest request) {
-    return endpoints.list(request, companyId, PayoutKind.PAYBILL, status, null, page, size,
+      @RequestParam(defaultValue = "" + PayoutEndpoints.DEFAULT_PAGE_SIZE) int size,
+      @RequestParam(required = false) String cursor, HttpServletRequest request) {
+    return endpoints.list(request, companyId, PayoutKind.PAYBILL, status, null, page, size, cursor,
         BusinessViews.BusinessRecord::of);
   }
 
@@ -54,5 +55,14 @@ class PaybillController {
         .orElseThrow(() -> ApiException.notFound("paybill payment not found"));
     return Envelope.ok("OK", new BusinessViews.BusinessStatus(payout.request().accountNumber(),
         payout.request().businessNumber(), payout.requestId().toString(), payout.amount(), payout.status().name()));
+  }
+
+  /**
+   * Ours: one of the caller's paybill payments by {@code requestId} or {@code referenceId} (exactly one), as the
+   * list shows it; unknown, another organisation's and another kind's are the same 404.
+   */
+  @GetMapping(path = PAYBILL + "/single", produces = MediaType.APPLICATION_JSON_VALUE)
+  Envelope<BusinessViews.BusinessRecord> single(HttpServletRequest request) {
+    return endpoints.single(request, PayoutKind.PAYBILL, "paybill payment", BusinessViews.BusinessRecord::of);
   }
 }

@@ -1,11 +1,11 @@
 package dev.lipa.payouts.business.web;
 
+import dev.lipa.common.lookups.ListPage;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.payouts.business.BusinessPaymentRequest;
 import dev.lipa.payouts.payout.PayoutKind;
 import dev.lipa.payouts.web.PayoutEndpoints;
 import jakarta.servlet.http.HttpServletRequest;
-import java.util.List;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -37,10 +37,20 @@ class TillController {
   }
 
   @GetMapping(path = TILL + "/all", produces = MediaType.APPLICATION_JSON_VALUE)
-  Envelope<List<BusinessViews.BusinessRecord>> tillList(@RequestParam String companyId,
+  ListPage<BusinessViews.BusinessRecord> tillList(@RequestParam String companyId,
       @RequestParam(required = false) String status, @RequestParam(defaultValue = "0") int page,
-      @RequestParam(defaultValue = "" + PayoutEndpoints.DEFAULT_PAGE_SIZE) int size, HttpServletRequest request) {
-    return endpoints.list(request, companyId, PayoutKind.TILL, status, null, page, size,
+      @RequestParam(defaultValue = "" + PayoutEndpoints.DEFAULT_PAGE_SIZE) int size,
+      @RequestParam(required = false) String cursor, HttpServletRequest request) {
+    return endpoints.list(request, companyId, PayoutKind.TILL, status, null, page, size, cursor,
         BusinessViews.BusinessRecord::of);
+  }
+
+  /**
+   * Ours: one of the caller's till payments by {@code requestId} or {@code referenceId} (exactly one), as the
+   * list shows it; unknown, another organisation's and another kind's are the same 404.
+   */
+  @GetMapping(path = TILL + "/single", produces = MediaType.APPLICATION_JSON_VALUE)
+  Envelope<BusinessViews.BusinessRecord> single(HttpServletRequest request) {
+    return endpoints.single(request, PayoutKind.TILL, "till payment", BusinessViews.BusinessRecord::of);
   }
 }

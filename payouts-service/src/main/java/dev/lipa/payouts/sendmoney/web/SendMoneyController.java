@@ -1,11 +1,11 @@
 package dev.lipa.payouts.sendmoney.web;
 
+import dev.lipa.common.lookups.ListPage;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.payouts.payout.PayoutKind;
 import dev.lipa.payouts.sendmoney.SendMoneyRequest;
 import dev.lipa.payouts.web.PayoutEndpoints;
 import jakarta.servlet.http.HttpServletRequest;
-import java.util.List;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -40,11 +40,22 @@ class SendMoneyController {
   }
 
   @GetMapping(path = SEND_MONEY + "/all", produces = MediaType.APPLICATION_JSON_VALUE)
-  Envelope<List<SendMoneyViews.SendMoneyRecord>> sendMoneyList(@RequestParam String companyId,
+  ListPage<SendMoneyViews.SendMoneyRecord> sendMoneyList(@RequestParam String companyId,
       @RequestParam(required = false) String status, @RequestParam(required = false) String currencyCode,
       @RequestParam(defaultValue = "0") int page,
-      @RequestParam(defaultValue = "" + PayoutEndpoints.DEFAULT_PAGE_SIZE) int size, HttpServletRequest request) {
-    return endpoints.list(request, companyId, PayoutKind.SEND_MONEY, status, currencyCode, page, size,
+      @RequestParam(defaultValue = "" + PayoutEndpoints.DEFAULT_PAGE_SIZE) int size,
+      @RequestParam(required = false) String cursor, HttpServletRequest request) {
+    return endpoints.list(request, companyId, PayoutKind.SEND_MONEY, status, currencyCode, page, size, cursor,
+        SendMoneyViews.SendMoneyRecord::of);
+  }
+
+  /**
+   * Ours: one of the caller's send money payments by {@code requestId} or {@code referenceId} (exactly one), as the
+   * list shows it; unknown, another organisation's and another kind's are the same 404.
+   */
+  @GetMapping(path = SEND_MONEY + "/single", produces = MediaType.APPLICATION_JSON_VALUE)
+  Envelope<SendMoneyViews.SendMoneyRecord> single(HttpServletRequest request) {
+    return endpoints.single(request, PayoutKind.SEND_MONEY, "send money payment",
         SendMoneyViews.SendMoneyRecord::of);
   }
 }
