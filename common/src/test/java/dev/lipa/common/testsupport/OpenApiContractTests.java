@@ -1,0 +1,90 @@
+package dev.lipa.common.testsupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The contract check refuses answers that break the OpenAPI documents, and only those. */
+class OpenApiContractTests {
+
+  private static final Map<String, List<String>> JSON = Map.of("Content-Type", List.of("application/json"));
+  private static final OpenApiContract CONTRACT = OpenApiContract.shared();
+
+  @Test
+  void anAnswerInTheDocumentedShapePasses() {
+    String body = """
+        {"status":201,"message":"STK push accepted for processing","data":{"requestId":\
+        "0b6f2c1e-3d4a-4f5b-9c8d-7e6f5a4b3c2d","phoneNumber":"254708374149","requestedAmount":150}}""";
+
+    assertThat(CONTRACT.problems("POST", "/api/sandbox/v1/stk/new", 201, JSON, body)).isEmpty();
+  }
+
+  @Test
+  void aBodyOfTheWrongShapeFails() {
+    String body = """
+        {"status":201,"message":"accepted","data":{"requestId":42,"phoneNumber":"254708374149"}}""";
+
+    assertThat(CONTRACT.problems("POST", "/api/sandbox/v1/stk/new", 201, JSON, body))
+        .anySatisfy(p -> assertThat(p).contains("requestId"));
+    assertThatThrownBy(() -> CONTRACT.check("POST", "/api/sandbox/v1/stk/new", 201, JSON, body))
+        .isInstanceOf(AssertionError.class).hasMessageContaining("docs/openapi.yaml");
+  }
+
+  @Test
+  void anEnvelopeWithoutItsStatusFails() {
+    assertThat(CONTRACT.problems("GET", "/api/sandbox/v1/stk/all", 200, JSON, """
+        {"message":"OK","data":[]}""")).isNotEmpty();
+  }
+
+  @Test
+  void anUndocumentedStatusFails() {
+    assertThat(CONTRACT.problems("GET", "/api/sandbox/v1/stk/all", 418, JSON, """
+        {"status":418,"message":"teapot","data":null}""")).anySatisfy(p -> assertThat(p).contains("418"));
+  }
+
+  @Test
+  void anotherContentTypeThanTheDocumentedOneFails() {
+    assertThat(CONTRACT.problems("GET", "/api/sandbox/v1/stk/all", 200,
+        Map.of("Content-Type", List.of("text/html")), "<html></html>")).isNotEmpty();
+  }
+
+  @Test
+  void aPathTheDocumentsDoNotHaveIsNotChecked() {
+    assertThat(CONTRACT.problems("GET", "/internal/v1/revocations", 200, JSON, "[1,2]")).isEmpty();
+    assertThat(CONTRACT.problems("GET", "/api/sandbox/v1/nothing-here", 404, JSON, "{}")).isEmpty();
+  }
+
+  @Test
+  void operatorCallsAreCheckedAgainstTheOperatorDocument() {
+    String organisation = "/admin/v1/organisations/3f0c2a9e-5b1d-4c7a-8e2f-1a2b3c4d5e6f";
+
+    assertThat(CONTRACT.problems("GET", organisation, 200, JSON, "{\"name\":\"not an envelope\"}")).isNotEmpty();
+    assertThat(CONTRACT.problems("GET", organisation, 404, JSON, """
+        {"status":404,"message":"organisation not found","data":null}""")).isEmpty();
+    assertThatThrownBy(() -> CONTRACT.check("GET", organisation, 200, JSON, "[]"))
+        .hasMessageContaining("docs/operator-openapi.yaml");
+  }
+
+  @Test
+  void theMerchantDocumentHasNoOperatorPathAndTheOperatorDocumentNoMerchantPath() throws Exception {
+    String merchant = java.nio.file.Files.readString(OpenApiContract.repositoryRoot().resolve("docs/openapi.yaml"));
+    String operator = java.nio.file.Files.readString(
+        OpenApiContract.repositoryRoot().resolve("docs/operator-openapi.yaml"));
+
+    assertThat(merchant).doesNotContain("\n  /admin/", "X-Operator-Token").contains("\n  /api/sandbox/v1/stk/new:");
+    assertThat(operator).doesNotContain("\n  /api/").contains("\n  /admin/v1/organisations:");
+  }
+
+  @Test
+  void aServicesOwnDeadLetterPathIsCheckedAsTheGatewaysRoute() {
+    assertThat(OpenApiContract.serviceDeadLetterPath("/admin/v1/dead-letters/abc/replay"))
+        .isEqualTo("/admin/v1/dead-letters/collections-service/abc/replay");
+    assertThat(OpenApiContract.serviceDeadLetterPath("/admin/v1/dead-letters"))
+        .isEqualTo("/admin/v1/dead-letters/collections-service");
+    assertThat(OpenApiContract.serviceDeadLetterPath("/admin/v1/dead-letters/payouts-service/abc"))
+        .isEqualTo("/admin/v1/dead-letters/payouts-service/abc");
+  }
+}
