@@ -63,7 +63,10 @@ class OpenApiContractTests {
     assertThat(CONTRACT.problems("POST", "/api/SANDBOX/v1/stk/new", 404, JSON,
         "{\"status\":404,\"message\":\"Not found\",\"data\":null}")).isEmpty();
     assertThat(CONTRACT.problems("POST", "/api/sandbox/v1/stk/new", 404, JSON,
-        "{\"status\":404,\"message\":\"Not found\",\"data\":null}")).isNotEmpty();
+        "{\"status\":404,\"message\":\"STK push not found\",\"data\":null}")).isNotEmpty();
+    // the no-route answer (this path is not served on this listener) has no operation to meet
+    assertThat(CONTRACT.problems("POST", "/api/v1/get-token", 404, JSON,
+        "{\"status\":404,\"message\":\"Not found\",\"data\":null}")).isEmpty();
     assertThat(OpenApiContract.templatePattern("/admin/v1/dead-letters/{service}/{deadLetterId}")
         .matcher("/admin/v1/dead-letters/payouts-service/abc").matches()).isTrue();
     assertThat(OpenApiContract.templatePattern("/admin/v1/dead-letters/{service}")
