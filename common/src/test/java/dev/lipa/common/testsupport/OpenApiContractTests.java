@@ -34,6 +34,17 @@ class OpenApiContractTests {
   }
 
   @Test
+  void aFieldTheDocumentDoesNotNameFails() {
+    // every schema is read as closed: a field added to an answer without documenting it breaks the contract
+    String body = "{\"status\":201,\"message\":\"accepted\",\"data\":{\"requestId\":"
+        + "\"0b6f2c1e-3d4a-4f5b-9c8d-7e6f5a4b3c2d\",\"phoneNumber\":\"254708374149\",\"requestedAmount\":150,"
+        + "\"secretField\":\"x\"}}";
+
+    assertThat(CONTRACT.problems("POST", "/api/sandbox/v1/stk/new", 201, JSON, body))
+        .anySatisfy(p -> assertThat(p).contains("secretField"));
+  }
+
+  @Test
   void anEnvelopeWithoutItsStatusFails() {
     assertThat(CONTRACT.problems("GET", "/api/sandbox/v1/stk/all", 200, JSON, """
         {"message":"OK","data":[]}""")).isNotEmpty();
