@@ -10,8 +10,15 @@ import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** A small HTTP client over real sockets for integration and system tests. */
+/**
+ * A small HTTP client over real sockets for integration and system tests. Every answer it gets is checked against
+ * the OpenAPI documents ({@link OpenApiContract}): an answer that breaks the contract fails the test, except one that
+ * carries {@link #STUB_HEADER} (the answer of a test's own stand-in for a service, not of the platform).
+ */
 public final class TestHttp {
+
+  /** Set by a test's stand-in upstream (e.g. the gateway tests' echo servers): its answers have no contract to meet. */
+  public static final String STUB_HEADER = "X-Lipa-Test-Stub";
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -66,7 +73,12 @@ public final class TestHttp {
 
   private static Response send(HttpRequest.Builder builder) {
     try {
-      HttpResponse<String> response = CLIENT.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+      HttpRequest request = builder.build();
+      HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+      if (response.headers().firstValue(STUB_HEADER).isEmpty()) {
+        OpenApiContract.shared().check(request.method(), request.uri().getRawPath(), response.statusCode(),
+            response.headers().map(), response.body());
+      }
       return new Response(response.statusCode(), response.headers(), response.body());
     } catch (IOException e) {
       throw new IllegalStateException(e);

@@ -2,6 +2,7 @@ package dev.lipa.gateway.support;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.lipa.common.testsupport.TestHttp;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -100,6 +101,7 @@ public final class EchoUpstreams {
       echo.put("body", new String(body, StandardCharsets.UTF_8));
       byte[] answer = JSON.writeValueAsBytes(echo);
       exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.getResponseHeaders().add(TestHttp.STUB_HEADER, "echo");
       // like the services' own correlation filter: the id comes back on the response
       String correlationId = exchange.getRequestHeaders().getFirst("X-Correlation-Id");
       if (correlationId != null) {
