@@ -1,6 +1,7 @@
 package dev.lipa.auth;
 
 import dev.lipa.common.events.Topics;
+import dev.lipa.common.testsupport.EventContracts;
 import dev.lipa.common.testsupport.SharedInfra;
 import java.time.Duration;
 import java.util.List;
@@ -12,7 +13,11 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
-/** A test consumer recording {@value Topics#ORGANISATIONS} from the beginning, for the whole test JVM. */
+/**
+ * A test consumer recording {@value Topics#ORGANISATIONS} from the beginning, for the whole test JVM. Every record a
+ * test reads through it must be an {@code organisation.upserted} the AsyncAPI document describes
+ * ({@link EventContracts}): auth-service is the topic's only producer.
+ */
 public final class OrganisationTopic {
 
   private static final List<ConsumerRecord<String, String>> RECORDS = new CopyOnWriteArrayList<>();
@@ -45,6 +50,10 @@ public final class OrganisationTopic {
 
   /** Records seen so far with this key (an organisationId), in the order the partition holds them. */
   public static List<ConsumerRecord<String, String>> records(String organisationId) {
-    return RECORDS.stream().filter(r -> organisationId.equals(r.key())).toList();
+    List<ConsumerRecord<String, String>> records =
+        RECORDS.stream().filter(r -> organisationId.equals(r.key())).toList();
+    records.stream().filter(r -> r.value() != null)
+        .forEach(r -> EventContracts.assertConforms(Topics.ORGANISATIONS, r.value()));
+    return records;
   }
 }

@@ -4,7 +4,9 @@ import dev.lipa.common.events.Topics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -13,11 +15,17 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.awaitility.Awaitility;
 import tools.jackson.databind.json.JsonMapper;
 
-/** A test consumer that records everything on the platform's topics from the beginning, for the whole test JVM. */
+/**
+ * A test consumer that records everything on the platform's topics from the beginning, for the whole test JVM. Every
+ * record a test reads through it is held to its contract first: a record the platform produced (not one a test sent
+ * through {@link TestKafka}) must be an event the AsyncAPI document describes, valid against its schema
+ * ({@link EventContracts}), or the test reading it fails.
+ */
 public final class TopicRecorder {
 
   private static final List<ConsumerRecord<String, String>> RECORDS = new CopyOnWriteArrayList<>();
   private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final Set<ConsumerRecord<String, String>> CONFORMING = ConcurrentHashMap.newKeySet();
   private static volatile boolean started;
 
   private TopicRecorder() {
@@ -48,7 +56,23 @@ public final class TopicRecorder {
 
   /** Records seen so far on a topic with this key. */
   public static List<ConsumerRecord<String, String>> records(String topic, String key) {
-    return RECORDS.stream().filter(r -> r.topic().equals(topic) && key.equals(r.key())).toList();
+    List<ConsumerRecord<String, String>> records =
+        RECORDS.stream().filter(r -> r.topic().equals(topic) && key.equals(r.key())).toList();
+    records.forEach(TopicRecorder::assertConforms);
+    return records;
+  }
+
+  /**
+   * Fails when a record the platform produced is not an event of the AsyncAPI document on its topic; records a test
+   * sent ({@link TestKafka#INJECTED}) and tombstones are not events. Each record is checked once.
+   */
+  static void assertConforms(ConsumerRecord<String, String> record) {
+    if (record.value() == null || record.headers().lastHeader(TestKafka.INJECTED) != null
+        || CONFORMING.contains(record)) {
+      return;
+    }
+    EventContracts.assertConforms(record.topic(), record.value());
+    CONFORMING.add(record);
   }
 
   /** Records seen so far on a topic with this key whose event envelope has this {@code type}. */

@@ -8,33 +8,26 @@ import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
-import dev.lipa.common.events.EventEnvelope;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.outbox.Outbox;
-import dev.lipa.common.outbox.OutboxEvent;
 import dev.lipa.common.outbox.Outboxes;
 import dev.lipa.payouts.money.Currency;
 import dev.lipa.payouts.requests.Claims;
 import dev.lipa.payouts.requests.RequestIdentity;
 import dev.lipa.payouts.requests.RequestKeys;
 import java.math.BigDecimal;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.bson.types.Decimal128;
 import org.springframework.stereotype.Component;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Allocations and de-allocations in {@value #COLLECTION}, one document per transfer keyed by its requestId, with the
@@ -55,14 +48,12 @@ public class TransferStore {
 
   private final MongoCollection<Document> collection;
   private final Outbox outbox;
-  private final JsonMapper json;
-  private final Clock clock;
+  private final TransferOutboxEvents events;
 
-  public TransferStore(MongoDatabase database, Outboxes outboxes, JsonMapper json, Clock clock) {
+  public TransferStore(MongoDatabase database, Outboxes outboxes, TransferOutboxEvents events) {
     this.collection = database.getCollection(COLLECTION);
     this.outbox = outboxes.of(collection);
-    this.json = json;
-    this.clock = clock;
+    this.events = events;
     RequestKeys.createIndexes(collection, INDEX_PREFIX);
     // the embedded store ignores these; a real MongoDB serves the lists and the resume sweep from them
     collection.createIndex(Indexes.ascending("subAccountId", "type", "createdAt"),
@@ -109,24 +100,10 @@ public class TransferStore {
    * or the claim passed to someone else.
    */
   boolean complete(Transfer transfer, String claimant) {
-    Map<String, Object> data = new LinkedHashMap<>();
-    data.put("requestId", transfer.requestId().toString());
-    data.put("referenceId", transfer.referenceId());
-    data.put("parentOrganisationId", transfer.parentOrganisationId().value());
-    data.put("subAccountId", transfer.subAccountId().value());
-    data.put("initiatedBy", transfer.initiatedBy().value());
-    data.put("amount", transfer.amount());
-    data.put("currency", transfer.currency().name());
-    data.put("status", transfer.status().name());
-    String type = transfer.type().name().toLowerCase(Locale.ROOT) + "."
-        + (transfer.status() == Transfer.Status.SUCCESS ? "succeeded" : "failed");
-    // the event belongs to the paying organisation's stream; the data names both sides
-    EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), type, 1, clock.instant(),
-        transfer.payer().value(), data);
     return outbox.update(claimed(transfer, claimant),
         Updates.combine(Updates.set(STATUS, transfer.status().name()),
             Updates.set("updatedAt", Date.from(transfer.updatedAt())), Claims.released()),
-        List.of(OutboxEvent.of(Topics.PAYOUTS, transfer.requestId().toString(), envelope, json))) != null;
+        List.of(events.completed(transfer))) != null;
   }
 
   /**
