@@ -27,6 +27,7 @@ fi
 for s in "${SERVICES[@]}"; do
   image=$REGISTRY/lipa-$s:$TAG
   run "$ENGINE" build -f "$ROOT/infra/deploy/Dockerfile" --build-arg "SERVICE=$s" --build-arg "PORT=${PORT[$s]}" \
+    --build-arg "MANAGEMENT_PORT=$(management_port "$s")" \
     -t "$image" "$ROOT"
   if [[ $mode == push ]]; then run "$ENGINE" push "$image"; fi
 done

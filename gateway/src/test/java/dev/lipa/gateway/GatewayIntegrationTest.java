@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -14,7 +15,8 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * The one Spring context of the gateway's integration tests: the gateway on a random port in front of echoing
  * upstreams (callback-dispatcher pointed at a port nobody listens on), tokens and revocations from the shared test
- * issuer, and a payouts response timeout of one second so slow-upstream tests stay quick.
+ * issuer, a payouts response timeout of one second so slow-upstream tests stay quick, and its Actuator on a free
+ * port of its own.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 public abstract class GatewayIntegrationTest {
@@ -29,6 +31,10 @@ public abstract class GatewayIntegrationTest {
   @LocalServerPort
   protected int port;
 
+  /** Where the gateway's Actuator listens (probes, /actuator/prometheus): never the public port. */
+  @LocalManagementPort
+  protected int managementPort;
+
   @DynamicPropertySource
   static void gatewayProperties(DynamicPropertyRegistry registry) {
     registry.add("lipa.security.jwks-uri", ISSUER::jwksUri);
@@ -40,6 +46,8 @@ public abstract class GatewayIntegrationTest {
     }
     registry.add("lipa.gateway.upstreams.callback-dispatcher.uri", UPSTREAMS::deadUri);
     registry.add("lipa.gateway.upstreams.payouts-service.response-timeout-millis", () -> PAYOUTS_TIMEOUT_MILLIS);
+    // the management endpoints on a port of their own, as always, here a free one
+    registry.add("management.server.port", () -> 0);
   }
 
   protected TestHttp http() {

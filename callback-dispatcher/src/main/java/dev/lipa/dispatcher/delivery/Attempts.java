@@ -29,13 +29,15 @@ final class Attempts {
   private final Admission admission;
   private final HostGate gate;
   private final DisabledEndpoints disabledEndpoints;
+  private final CallbackMetrics metrics;
   private final Clock clock;
   private final Duration deferDelay;
   private final ExecutorService threads =
       Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("callback-attempt-", 0).factory());
 
   Attempts(DeliveryQueueStore queue, CallbackSender sender, RetrySchedule schedule, Admission admission,
-      HostGate gate, DisabledEndpoints disabledEndpoints, Clock clock, Duration deferDelay) {
+      HostGate gate, DisabledEndpoints disabledEndpoints, Clock clock, Duration deferDelay, CallbackMetrics metrics) {
+    this.metrics = metrics;
     this.queue = queue;
     this.sender = sender;
     this.schedule = schedule;
@@ -118,8 +120,10 @@ final class Attempts {
       pass.get().succeeded();
     }
     admitted.leave(); // before the result is written, as the destination's permit: room for the next one at once
+    metrics.attempted(outcome);
     if (outcome.gone()) {
       disabledEndpoints.disable(delivery.organisationId(), delivery.url(), delivery.callbackId());
+      metrics.disabledEndpoint();
       log.warn("callback endpoint {} of organisation {} answered 410 Gone: disabled until a redelivery",
           delivery.url(), delivery.organisationId());
     }
@@ -132,6 +136,7 @@ final class Attempts {
         log.warn("callback {} attempt {} outlived its lease; its result was logged but the state left to the "
             + "newer attempt", delivery.callbackId(), transition.attempt().number());
       } else if (transition.status() == DeliveryStatus.DEAD) {
+        metrics.died();
         log.warn("callback {} to {} is dead after {} attempts: {}", delivery.callbackId(), delivery.url(),
             transition.attempt().number(), transition.deadReason());
       } else if (log.isDebugEnabled()) {

@@ -2,6 +2,8 @@ package dev.lipa.dispatcher.delivery;
 
 import dev.lipa.common.callbacks.CallbackUrlGuard;
 import dev.lipa.common.callbacks.PortSet;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.util.Random;
 import java.util.concurrent.Executors;
@@ -55,16 +57,22 @@ class DeliveryConfiguration {
         properties.responseSnippetBytes(), clock, callbackDeadlines);
   }
 
+  @Bean
+  CallbackMetrics callbackMetrics(ObjectProvider<MeterRegistry> registry) {
+    return new CallbackMetrics(registry.getIfAvailable(SimpleMeterRegistry::new));
+  }
+
   /** The dispatcher with its admission and attempts, which it alone uses and closes (in that order). */
   @Bean
   DeliveryDispatcher deliveryDispatcher(DeliveryStore store, DeliveryQueueStore queue, CallbackSender sender,
-      RetrySchedule schedule, DisabledEndpoints disabledEndpoints, Clock clock, DispatcherProperties properties) {
+      RetrySchedule schedule, DisabledEndpoints disabledEndpoints, Clock clock, DispatcherProperties properties,
+      CallbackMetrics metrics) {
     HostGate gate = new HostGate(properties.perHostConcurrency(), properties.hostPermitWait(),
         HostGate.breakerConfig(properties));
     Admission admission = new Admission(new AttemptSlots(properties.maxConcurrentAttempts()), gate,
         properties.hostPermitWait());
     Attempts attempts = new Attempts(queue, sender, schedule, admission, gate, disabledEndpoints, clock,
-        properties.deferDelay());
+        properties.deferDelay(), metrics);
     return new DeliveryDispatcher(store, queue, admission, attempts, disabledEndpoints, clock, properties);
   }
 

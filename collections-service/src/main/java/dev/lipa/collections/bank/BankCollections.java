@@ -3,6 +3,8 @@ package dev.lipa.collections.bank;
 import dev.lipa.collections.organisations.OrganisationProfiles;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RecordIds;
+import dev.lipa.common.metrics.PaymentKind;
+import dev.lipa.common.metrics.PaymentMetrics;
 import dev.lipa.common.organisations.OrganisationProfile;
 import java.time.Clock;
 import java.time.Instant;
@@ -23,18 +25,23 @@ public class BankCollections {
 
   private static final Logger log = LoggerFactory.getLogger(BankCollections.class);
   private static final int ID_ATTEMPTS = 3;
+  /** The partner banks are Kenyan: deposits are credited in KSH. */
+  private static final String COUNTRY = "KE";
 
   private final BankCollectionStore store;
   private final OrganisationProfiles organisations;
   private final RecordIds ids;
   private final Clock clock;
+  private final PaymentMetrics metrics;
 
   // the numeric ids come from the same generator as STK records': no store write per id
-  public BankCollections(BankCollectionStore store, OrganisationProfiles organisations, RecordIds ids, Clock clock) {
+  public BankCollections(BankCollectionStore store, OrganisationProfiles organisations, RecordIds ids, Clock clock,
+      PaymentMetrics metrics) {
     this.store = store;
     this.organisations = organisations;
     this.ids = ids;
     this.clock = clock;
+    this.metrics = metrics.declare(PaymentKind.BANK_COLLECTION, COUNTRY);
   }
 
   /** What a deposit led to: the stored collection, and whether this call created it (false: a repeat). */
@@ -97,6 +104,9 @@ public class BankCollections {
           organisation.collectionCallbackUrl(), now);
       try {
         store.insert(collection);
+        // a deposit is final when it arrives: accepted and succeeded at once, with no outcome latency to time
+        metrics.accepted(PaymentKind.BANK_COLLECTION, COUNTRY);
+        metrics.finished(PaymentKind.BANK_COLLECTION, COUNTRY, true, null, null);
         return new Received(collection, true);
       } catch (BankCollectionStore.DuplicateTransactionException e) {
         // a concurrent repeat won the race: answer with what it stored

@@ -5,6 +5,8 @@ import dev.lipa.collections.stk.rail.StkRailOutcome;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.ids.RequestId;
+import dev.lipa.common.metrics.PaymentKind;
+import dev.lipa.common.metrics.PaymentMetrics;
 import dev.lipa.common.once.CreateOnce;
 import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Earlier;
@@ -13,6 +15,7 @@ import dev.lipa.common.ratelimit.RateLimitExceededException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -30,12 +33,16 @@ public class StkPushes implements StkOutcomeHandler {
   private final RecordIds ids;
   private final Clock clock;
   private final PhonePromptLimits promptLimits;
+  private final PaymentMetrics metrics;
 
-  public StkPushes(StkPushStore store, RecordIds ids, Clock clock, PhonePromptLimits promptLimits) {
+  public StkPushes(StkPushStore store, RecordIds ids, Clock clock, PhonePromptLimits promptLimits,
+      PaymentMetrics metrics) {
     this.store = store;
     this.ids = ids;
     this.clock = clock;
     this.promptLimits = promptLimits;
+    this.metrics = metrics.declare(PaymentKind.STK_PUSH, Arrays.stream(StkCurrency.values())
+        .map(currency -> currency.country().region()).toArray(String[]::new));
   }
 
   /**
@@ -53,12 +60,16 @@ public class StkPushes implements StkOutcomeHandler {
    */
   public Creation<StkPush> accept(OrganisationId organisationId, StkPushRequest request, Origin origin) {
     RequestId requestId = RequestId.random();
-    return CreateOnce.<StkPush>of(origin)
+    Creation<StkPush> creation = CreateOnce.<StkPush>of(origin)
         .byIdempotencyKey(key -> store.findByIdempotencyKey(organisationId, key))
         .byReference(request.referenceId(), reference -> store.findByReference(organisationId, reference))
         .after(() -> promptLimits.acquire(request.phoneNumber())::giveBack, store::holds)
         .create(() -> StkPush.accept(ids.next(), requestId, organisationId, request, now()),
             push -> store.insert(push, origin));
+    if (creation instanceof Creation.Created<StkPush>(StkPush push)) {
+      metrics.accepted(PaymentKind.STK_PUSH, country(push));
+    }
+    return creation;
   }
 
   public List<StkPush> list(StkListQuery query) {
@@ -108,10 +119,17 @@ public class StkPushes implements StkOutcomeHandler {
       push.fail(reference, outcome.resultCode(), outcome.resultDescription(), callbackId, now());
     }
     boolean applied = store.complete(push);
-    if (!applied) {
+    if (applied) {
+      metrics.finished(PaymentKind.STK_PUSH, country(push), outcome.successful(), push.details().createdAt(),
+          push.updatedAt());
+    } else {
       log.info("another outcome completed STK push {} first; this one is ignored", push.requestId());
     }
     return applied;
+  }
+
+  private static String country(StkPush push) {
+    return push.details().currency().country().region();
   }
 
   /** Store times have millisecond precision: the aggregate uses the same, so what it holds is what is stored. */

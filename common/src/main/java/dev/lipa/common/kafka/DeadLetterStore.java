@@ -2,6 +2,7 @@ package dev.lipa.common.kafka;
 
 import com.mongodb.MongoServerException;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.CountOptions;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.IndexOptions;
@@ -112,6 +113,12 @@ public final class DeadLetterStore {
         d.get(OFFSET, Number.class).longValue(), timestamp == null ? ConsumerRecord.NO_TIMESTAMP : timestamp.getTime(),
         timestamp == null ? TimestampType.NO_TIMESTAMP_TYPE : TimestampType.CREATE_TIME, ConsumerRecord.NULL_SIZE,
         ConsumerRecord.NULL_SIZE, d.getString("key"), d.getString("value"), headers, Optional.empty()));
+  }
+
+  /** How many dead letters wait for an operator (DEAD, not replayed), counted up to {@code limit}. */
+  public long countDead(int limit) {
+    return collection.countDocuments(Filters.eq(STATUS, DeadLetter.Status.DEAD.name()),
+        new CountOptions().limit(limit));
   }
 
   /** Dead letters, most recently dead first; {@code status} and {@code listener} filter when not null. */

@@ -1,9 +1,13 @@
 package dev.lipa.common.kafka;
 
 import com.mongodb.client.MongoClient;
+import dev.lipa.common.metrics.CachedReading;
 import dev.lipa.common.servlet.ServletServiceAutoConfiguration;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -98,11 +102,27 @@ public class ListenerErrorHandlingAutoConfiguration {
   @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
   static class Metrics {
 
+    static final String DEAD_LETTERS_WAITING = "lipa.dead.letters.waiting";
+
     @Bean
     @ConditionalOnMissingBean
     ListenerMeter listenerMeter(ObjectProvider<MeterRegistry> registry) {
       MeterRegistry meters = registry.getIfAvailable();
       return meters == null ? ListenerMeter.NONE : new MicrometerListenerMeter(meters);
+    }
+
+    /**
+     * {@value #DEAD_LETTERS_WAITING}: the dead letters an operator has not replayed yet, in the store (so it exists at
+     * 0 before the first dead letter, and holds after a restart), read at most every 10 s.
+     */
+    @Bean
+    Gauge deadLettersWaiting(ObjectProvider<MeterRegistry> registry, DeadLetterStore store,
+        ObjectProvider<Clock> clock) {
+      CachedReading waiting = new CachedReading(DEAD_LETTERS_WAITING, () -> store.countDead(100_000),
+          Duration.ofSeconds(10), clock.getIfAvailable(Clock::systemUTC));
+      return Gauge.builder(DEAD_LETTERS_WAITING, waiting, CachedReading::value)
+          .description("Dead letters of this service's consumers not replayed yet").strongReference(true)
+          .register(registry.getIfAvailable(SimpleMeterRegistry::new));
     }
   }
 

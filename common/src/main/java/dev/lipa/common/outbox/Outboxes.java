@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.Producer;
 import org.bson.Document;
 import org.slf4j.Logger;
@@ -27,6 +28,8 @@ public final class Outboxes implements AutoCloseable {
   private final OutboxSettings settings;
   private final Clock clock;
   private final Map<String, Outbox> byCollection = new LinkedHashMap<>();
+  private final Map<String, MongoCollection<Document>> collections = new LinkedHashMap<>();
+  private final List<Consumer<MongoCollection<Document>>> watchers = new ArrayList<>();
   private boolean closed;
 
   /** Takes ownership of {@code producer} (idempotent, acks=all, String serializers): {@link #close()} closes it. */
@@ -41,8 +44,21 @@ public final class Outboxes implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("the outboxes are closed");
     }
-    return byCollection.computeIfAbsent(collection.getNamespace().getFullName(),
-        name -> new Outbox(collection, producer, settings, clock).start());
+    return byCollection.computeIfAbsent(collection.getNamespace().getFullName(), name -> {
+      Outbox outbox = new Outbox(collection, producer, settings, clock).start();
+      collections.put(name, collection);
+      watchers.forEach(watcher -> watcher.accept(collection));
+      return outbox;
+    });
+  }
+
+  /**
+   * Calls {@code watcher} with the collection of every outbox, those started already and those started later (the
+   * outbox gauges: stores start their outboxes when they are made, before or after whoever watches).
+   */
+  public synchronized void onEachOutbox(Consumer<MongoCollection<Document>> watcher) {
+    watchers.add(watcher);
+    collections.values().forEach(watcher);
   }
 
   @Override

@@ -3,11 +3,16 @@ package dev.lipa.gateway.ratelimit;
 import dev.lipa.common.ratelimit.RateLimitExceededException;
 import dev.lipa.common.security.VerifiedToken;
 import dev.lipa.gateway.GatewayProperties;
+import dev.lipa.gateway.metrics.RouteTimers;
 import dev.lipa.gateway.routing.RoutePolicy;
 import dev.lipa.gateway.security.BearerTokenGatewayFilter;
 import dev.lipa.gateway.web.Envelopes;
 import io.github.bucket4j.ConsumptionProbe;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
@@ -31,18 +36,29 @@ public class OrganisationRateLimitFilter implements GlobalFilter, Ordered {
   /** Right after the token check, before the body rules: every authenticated request counts. */
   public static final int ORDER = BearerTokenGatewayFilter.ORDER + 50;
 
+  /** Requests refused with 429 by an organisation's limit, by route (counter). */
+  public static final String REFUSALS = "lipa.gateway.rate.limit.refusals";
+
   private final OrganisationRateLimits limits;
   private final Envelopes envelopes;
+  private final MeterRegistry meters;
 
   @Autowired
   public OrganisationRateLimitFilter(OrganisationLimitProperties properties, GatewayProperties gateway,
-      Envelopes envelopes) {
-    this(new OrganisationRateLimits(properties, gateway.replicas()), envelopes);
+      Envelopes envelopes, ObjectProvider<MeterRegistry> meters,
+      ObjectProvider<org.springframework.cloud.gateway.config.GatewayProperties> routes) {
+    this(new OrganisationRateLimits(properties, gateway.replicas()), envelopes,
+        meters.getIfAvailable(SimpleMeterRegistry::new));
+    // every route that counts requests has its series from the start, at 0: an alert on a rate finds it
+    routes.ifAvailable(declared -> declared.getRoutes().stream()
+        .filter(route -> !"false".equals(String.valueOf(route.getMetadata().get(RoutePolicy.TOKEN_REQUIRED))))
+        .forEach(route -> refusals(route.getId())));
   }
 
-  OrganisationRateLimitFilter(OrganisationRateLimits limits, Envelopes envelopes) {
+  OrganisationRateLimitFilter(OrganisationRateLimits limits, Envelopes envelopes, MeterRegistry meters) {
     this.limits = limits;
     this.envelopes = envelopes;
+    this.meters = meters;
   }
 
   @Override
@@ -63,9 +79,14 @@ public class OrganisationRateLimitFilter implements GlobalFilter, Ordered {
     if (probe.isConsumed()) {
       return chain.filter(exchange);
     }
+    refusals(RouteTimers.routeTag(RoutePolicy.route(exchange))).increment();
     long seconds = RateLimitExceededException.retryAfterSeconds(Duration.ofNanos(probe.getNanosToWaitForRefill()));
     exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
     return envelopes.status(exchange, HttpStatus.TOO_MANY_REQUESTS);
   }
 
+  private Counter refusals(String route) {
+    return Counter.builder(REFUSALS).description("Requests refused with 429 by an organisation's request limit")
+        .tag("route", route).register(meters);
+  }
 }

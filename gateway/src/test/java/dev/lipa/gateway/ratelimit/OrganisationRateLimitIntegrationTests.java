@@ -41,6 +41,7 @@ class OrganisationRateLimitIntegrationTests {
     for (int i = 0; i < 2; i++) {
       Map<String, Object> properties = new HashMap<>();
       properties.put("server.port", 0);
+      properties.put("management.server.port", 0);
       properties.put("lipa.gateway.replicas", 2);
       properties.put("lipa.security.jwks-uri", ISSUER.jwksUri());
       for (String service : new String[] {"auth-service", "checkout-service", "collections-service",

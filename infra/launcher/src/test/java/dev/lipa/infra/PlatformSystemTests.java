@@ -23,6 +23,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +56,9 @@ class PlatformSystemTests {
   private static final int GATEWAY_PORT = Ports.declared().stream().filter(p -> p.listener().equals("gateway"))
       .findFirst().orElseThrow().defaultPort() + PORT_OFFSET;
   private static final Map<String, String> ENV = new HashMap<>();
+  /** Debian's prometheus: ./platform up --observe starts it when it is there (CI installs it; elsewhere it may not be). */
+  private static final boolean OBSERVE = Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
+      .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, "prometheus")));
 
   private static HttpServer merchant;
   private static final BlockingQueue<String> callbacks = new LinkedBlockingQueue<>();
@@ -69,6 +75,7 @@ class PlatformSystemTests {
       ENV.put(port.variable(), String.valueOf(port.defaultPort() + PORT_OFFSET));
     }
     ENV.put("LIPA_COLLECTIONS_SANDBOX_OUTCOMEDELAY", "300ms");
+    ENV.put("LIPA_PROMETHEUS_SCRAPE_INTERVAL", "2s");
 
     merchant = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     merchant.createContext("/callbacks", exchange -> {
@@ -80,7 +87,8 @@ class PlatformSystemTests {
     });
     merchant.start();
 
-    assertThat(platform("up").exitCode).as("./platform up").isZero();
+    Result up = OBSERVE ? platform("up", "--observe") : platform("up");
+    assertThat(up.exitCode).as("./platform up").isZero();
     gateway = new TestHttp("http://localhost:" + GATEWAY_PORT);
   }
 
@@ -92,6 +100,10 @@ class PlatformSystemTests {
       Result status = platform("status");
       assertThat(status.exitCode).as("status after down: nothing runs").isEqualTo(1);
       assertThat(status.output).doesNotContain("healthy");
+      // nothing ./platform started is left behind, the Prometheus of up --observe included
+      int prometheusPort = Ports.declared().stream().filter(p -> p.listener().equals("prometheus")).findFirst()
+          .orElseThrow().defaultPort() + PORT_OFFSET;
+      assertThat(portOpen(prometheusPort)).as("something listens on the Prometheus port after down").isFalse();
     } finally {
       if (merchant != null) {
         merchant.stop(0);
@@ -154,6 +166,88 @@ class PlatformSystemTests {
     assertThat(Double.parseDouble(cpu.group(1))).isPositive();
     // and how much of the machine the JIT took in the step, read from every platform JVM's HotSpot counters
     assertThat(bench.output).containsPattern("\\n    JIT compiling \\(HotSpot\\) +\\d+%");
+  }
+
+  @Test
+  @Order(3)
+  void everyMetricTheAlertsAndTheDashboardUseExistsAndNoTagCarriesAnIdOrAPhoneNumber() throws Exception {
+    String token = token();
+    String organisationId = credentials().path("organisationId").asString();
+    // ids in paths and query strings, through the gateway to every service: none may reach a metric tag
+    String probeId = UUID.randomUUID().toString();
+    for (String path : List.of("/api/sandbox/v1/checkout-sessions/" + probeId, "/api/sandbox/v1/stk/" + probeId,
+        "/api/v1/callbacks/" + probeId, "/api/sandbox/v1/send-money/all?companyId=" + probeId,
+        "/api/sandbox/v1/bank/collection/single?requestId=" + probeId, "/checkout/cs_" + probeId)) {
+      assertThat(gateway.get(path, TestHttp.bearer(token)).status()).as(path).isLessThan(500);
+    }
+
+    Map<String, String> pages = new TreeMap<>();
+    Result status = platform("status");
+    for (String service : List.of("auth-service", "collections-service", "payouts-service", "checkout-service",
+        "callback-dispatcher", "gateway")) {
+      int port = Ports.declared().stream().filter(p -> p.listener().equals(
+          service.equals("gateway") ? "gateway-management" : service)).findFirst().orElseThrow().defaultPort()
+          + PORT_OFFSET;
+      String url = "http://127.0.0.1:" + port + "/actuator/prometheus";
+      assertThat(status.output).as("./platform status prints %s's metrics URL", service).contains(url);
+      TestHttp.Response page = new TestHttp("http://127.0.0.1:" + port).get("/actuator/prometheus", Map.of());
+      assertThat(page.status()).as(url).isEqualTo(200);
+      pages.put(service, page.body());
+    }
+
+    Set<String> offered = new TreeSet<>();
+    pages.values().forEach(page -> offered.addAll(ObservedMetrics.namesOffered(page)));
+    Set<String> used = ObservedMetrics.namesUsed();
+    Set<String> missing = new TreeSet<>(used);
+    missing.removeAll(offered);
+    missing.removeAll(ObservedMetrics.PROMETHEUS_OWN);
+    assertThat(missing).as("metrics the alert rules or the dashboard use that no service offers").isEmpty();
+
+    String phone = "254708374149";
+    pages.forEach((service, page) -> assertThat(page).as(service + "'s metrics")
+        .doesNotContain(probeId, requestId, organisationId, phone, "0708374149"));
+    // the gateway times proxied requests by route, never by raw path
+    assertThat(pages.get("gateway")).contains("route=\"collections\"").doesNotContain("/api/sandbox/v1/stk/new");
+
+    // the public port serves no /actuator path, in any spelling
+    for (String target : List.of("/actuator/prometheus", "/actuator/health", "/actuator", "/%61ctuator/prometheus",
+        "//actuator/prometheus", "/api/../actuator/prometheus", "/actuator/prometheus/", "/ACTUATOR/prometheus")) {
+      RawHttp.Answer answer = RawHttp.send("127.0.0.1", GATEWAY_PORT, "GET", target, Map.of(), null);
+      assertThat(answer.status()).as(target).isIn(400, 404);
+      assertThat(answer.body()).as(target).doesNotContain("# HELP", "jvm_", "\"UP\"");
+    }
+
+    if (!OBSERVE) {
+      System.out.println("prometheus is not installed (apt-get install prometheus): ./platform up --observe and "
+          + "its series were not checked; the services' own pages were");
+      assertThat(System.getenv("CI")).as("CI installs prometheus (.ci/run)").isNullOrEmpty();
+      return;
+    }
+    int prometheusPort = Ports.declared().stream().filter(p -> p.listener().equals("prometheus")).findFirst()
+        .orElseThrow().defaultPort() + PORT_OFFSET;
+    assertThat(status.output).as("./platform status sees the local Prometheus running")
+        .containsPattern("(?m)^prometheus +\\d+ +" + prometheusPort + " +up +http://127.0.0.1:" + prometheusPort);
+    TestHttp prometheus = new TestHttp("http://127.0.0.1:" + prometheusPort);
+    Set<String> unseen = new TreeSet<>(used);
+    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+    while (!unseen.isEmpty() && System.nanoTime() < deadline) {
+      for (String name : List.copyOf(unseen)) {
+        TestHttp.Response series = prometheus.get("/api/v1/series?match%5B%5D=" + name, Map.of());
+        if (series.status() == 200 && !series.json().path("data").isEmpty()) {
+          unseen.remove(name);
+        }
+      }
+      if (!unseen.isEmpty()) {
+        Thread.sleep(2000);
+      }
+    }
+    assertThat(unseen).as("metrics of the rules and the dashboard the local Prometheus has no series of").isEmpty();
+    TestHttp.Response up = prometheus.get("/api/v1/query?query=up", Map.of());
+    assertThat(up.json().path("data").path("result").findValuesAsString("component"))
+        .as("every service replica is a target").hasSize(6);
+    TestHttp.Response rules = prometheus.get("/api/v1/rules", Map.of());
+    assertThat(rules.body()).contains("OutboxBacklogGrowing", "CallbacksDying", "ConsumerLagHigh", "ErrorRatioHigh",
+        "DeadLettersWaiting");
   }
 
   @Test
@@ -302,6 +396,15 @@ class PlatformSystemTests {
       }
     }
     return pids;
+  }
+
+  private static boolean portOpen(int port) {
+    try (java.net.Socket socket = new java.net.Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private record Result(int exitCode, String output) {

@@ -3,11 +3,14 @@ package dev.lipa.payouts.payout;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.ids.RequestId;
+import dev.lipa.common.metrics.PaymentKind;
+import dev.lipa.common.metrics.PaymentMetrics;
 import dev.lipa.common.once.CreateOnce;
 import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Origin;
 import dev.lipa.payouts.ledger.Ledger;
+import dev.lipa.payouts.money.Currency;
 import dev.lipa.payouts.payout.rail.PayoutOrder;
 import dev.lipa.payouts.payout.rail.PayoutOutcomeHandler;
 import dev.lipa.payouts.payout.rail.PayoutRailOutcome;
@@ -18,11 +21,13 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Service;
 
 /**
@@ -46,12 +51,25 @@ public class Payouts implements PayoutOutcomeHandler {
   private final RecordIds ids;
   private final Ledger ledger;
   private final Clock clock;
+  private final PaymentMetrics metrics;
 
-  public Payouts(PayoutStore store, RecordIds ids, Ledger ledger, Clock clock) {
+  @Autowired
+  public Payouts(PayoutStore store, RecordIds ids, Ledger ledger, Clock clock, PaymentMetrics metrics) {
     this.store = store;
     this.ids = ids;
     this.ledger = ledger;
     this.clock = clock;
+    String[] countries = Arrays.stream(Currency.values()).filter(Currency::paysOut)
+        .map(currency -> currency.country().region()).toArray(String[]::new);
+    for (PayoutKind kind : PayoutKind.values()) {
+      metrics.declare(metricKind(kind), countries);
+    }
+    this.metrics = metrics;
+  }
+
+  /** Without exported metrics: for tests that build the use cases themselves. */
+  public Payouts(PayoutStore store, RecordIds ids, Ledger ledger, Clock clock) {
+    this(store, ids, ledger, clock, PaymentMetrics.unexported());
   }
 
   /**
@@ -67,7 +85,7 @@ public class Payouts implements PayoutOutcomeHandler {
    */
   public Creation<Payout> accept(OrganisationId organisationId, PayoutRequest request, Origin origin) {
     RequestId requestId = RequestId.random();
-    return CreateOnce.<Payout>of(origin)
+    Creation<Payout> creation = CreateOnce.<Payout>of(origin)
         .byReference(request.referenceId(),
             reference -> store.findByReference(organisationId, request.kind(), reference))
         .byIdempotencyKey(key -> store.findByIdempotencyKey(organisationId, key))
@@ -78,6 +96,10 @@ public class Payouts implements PayoutOutcomeHandler {
         }, payout -> store.owns(payout.organisationId(), payout.requestId()))
         .create(() -> Payout.accept(ids.next(), requestId, organisationId, request,
             originatorConversationId(requestId), now()), payout -> store.insert(payout, origin));
+    if (creation instanceof Creation.Created<Payout>(Payout payout)) {
+      metrics.accepted(metricKind(payout.kind()), country(payout));
+    }
+    return creation;
   }
 
   public List<Payout> list(PayoutListQuery query) {
@@ -126,10 +148,25 @@ public class Payouts implements PayoutOutcomeHandler {
       payout.fail(result, now());
     }
     boolean applied = store.complete(payout);
-    if (!applied) {
+    if (applied) {
+      metrics.finished(metricKind(payout.kind()), country(payout), outcome.successful(),
+          payout.details().createdAt(), payout.updatedAt());
+    } else {
       log.info("another outcome completed payout {} first; this one is ignored", payout.requestId());
     }
     return applied;
+  }
+
+  private static PaymentKind metricKind(PayoutKind kind) {
+    return switch (kind) {
+      case SEND_MONEY -> PaymentKind.SEND_MONEY;
+      case TILL -> PaymentKind.TILL;
+      case PAYBILL -> PaymentKind.PAYBILL;
+    };
+  }
+
+  private static String country(Payout payout) {
+    return payout.currency().paysOut() ? payout.currency().country().region() : "other";
   }
 
   /** PENDING payouts created before the cut-off (the overdue sweep). */

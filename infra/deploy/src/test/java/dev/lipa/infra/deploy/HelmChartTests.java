@@ -83,6 +83,9 @@ class HelmChartTests {
   @Test
   void probesAskActuatorsLivenessAndReadinessGroupsOnTheServicesOwnPort() {
     for (String service : Repository.SERVICES) {
+      if (service.equals("gateway")) {
+        continue; // its Actuator is on a port of its own: the next test
+      }
       Map<String, String> paths = Repository.probePaths(service);
       assertThat(paths).as("%s exposes Actuator's probe groups (management.endpoint.health.probes.enabled)", service)
           .isNotNull();
@@ -95,6 +98,34 @@ class HelmChartTests {
       for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
         assertThat(at(container, probe + ".httpGet.port")).as(service + " " + probe).isEqualTo("http");
       }
+    }
+  }
+
+  @Test
+  void theGatewaysProbesAndMetricsAreOnItsManagementPortNeverItsPublicOne() {
+    Map<String, String> paths = Repository.probePaths("gateway");
+    assertThat(paths).isNotNull();
+    // the public port answers no /actuator path: the gateway's application.yml moves them to MANAGEMENT_PORT, whose
+    // default is the port table's, and the chart sets the same
+    assertThat(String.valueOf(Repository.managementPort("gateway")))
+        .isEqualTo("${MANAGEMENT_PORT:" + ports.get("gateway-management") + "}");
+    assertThat(configMap("gateway")).containsEntry("MANAGEMENT_PORT", String.valueOf(ports.get("gateway-management")));
+    Map<String, Object> container = container("gateway");
+    assertThat(RenderedChart.list(container, "ports")).extracting(p -> p.get("name") + ":" + p.get("containerPort"))
+        .containsExactly("http:" + ports.get("gateway"), "management:" + ports.get("gateway-management"));
+    assertThat(at(container, "startupProbe.httpGet.path")).isEqualTo(paths.get("liveness"));
+    assertThat(at(container, "livenessProbe.httpGet.path")).isEqualTo(paths.get("liveness"));
+    assertThat(at(container, "readinessProbe.httpGet.path")).isEqualTo(paths.get("readiness"));
+    for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
+      assertThat(at(container, probe + ".httpGet.port")).as(probe).isEqualTo("management");
+    }
+    // the Service (what the load balancer and other pods reach) carries only the public port
+    assertThat(RenderedChart.list(chart.get("Service", "gateway"), "spec.ports")).extracting(p -> p.get("name"))
+        .containsExactly("http");
+    // and a callback may not reach it either
+    for (String service : Repository.SERVICES) {
+      assertThat(((String) configMap(service).get("LIPA_CALLBACKS_PLATFORM_PORTS")).split(",")).as(service)
+          .contains(String.valueOf(ports.get("gateway-management")));
     }
   }
 
@@ -313,15 +344,18 @@ class HelmChartTests {
   }
 
   /** Who a service's ingress policy lets in, by name: a service of the release, every service, monitoring, anyone, or
-   * an ipBlock's CIDR. Every rule must be on the service's own port. */
+   * an ipBlock's CIDR. Every rule must be on the service's own port (monitoring's on the gateway's management port). */
   private static Set<String> ingressPeers(RenderedChart rendered, String service) {
     Map<String, Object> policy = rendered.get("NetworkPolicy", service + "-ingress");
     assertThat(map(at(policy, "spec.podSelector.matchLabels"))).containsEntry("app.kubernetes.io/name", service);
     Set<String> peers = new HashSet<>();
     for (Map<String, Object> rule : RenderedChart.list(policy, "spec.ingress")) {
-      assertThat(RenderedChart.list(rule, "ports")).as(service)
-          .containsExactly(Map.of("protocol", "TCP", "port", ports.get(service)));
       List<Map<String, Object>> from = RenderedChart.list(rule, "from");
+      // monitoring scrapes the management port: the gateway's own, every other service's port
+      boolean monitoring = from.stream().anyMatch(peer -> peer.containsKey("namespaceSelector"));
+      int port = monitoring && service.equals("gateway") ? ports.get("gateway-management") : ports.get(service);
+      assertThat(RenderedChart.list(rule, "ports")).as(service)
+          .containsExactly(Map.of("protocol", "TCP", "port", port));
       if (from.isEmpty()) {
         peers.add("anyone");
       }

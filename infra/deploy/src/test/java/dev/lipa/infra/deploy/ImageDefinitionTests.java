@@ -46,17 +46,23 @@ class ImageDefinitionTests {
     Tools.Result printed = Tools.run(Repository.root(), Map.of("REGISTRY", "registry.test/lipa", "TAG", "1.2.3"), 30,
         List.of("bash", "infra/deploy/build-images.sh", "--print"));
     assertThat(printed.status()).as(printed.output()).isZero();
-    Map<String, Integer> built = new LinkedHashMap<>();
+    Map<String, String> built = new LinkedHashMap<>();
     Matcher build = Pattern.compile("build -f \\S+/infra/deploy/Dockerfile --build-arg SERVICE=(\\S+) "
-        + "--build-arg PORT=(\\d+) -t registry\\.test/lipa/lipa-(\\S+):1\\.2\\.3 ").matcher(printed.output());
+        + "--build-arg PORT=(\\d+) --build-arg MANAGEMENT_PORT=(\\d+) "
+        + "-t registry\\.test/lipa/lipa-(\\S+):1\\.2\\.3 ")
+        .matcher(printed.output());
     while (build.find()) {
-      assertThat(build.group(3)).isEqualTo(build.group(1));
-      built.put(build.group(1), Integer.valueOf(build.group(2)));
+      assertThat(build.group(4)).isEqualTo(build.group(1));
+      built.put(build.group(1), build.group(2) + " " + build.group(3));
     }
-    Map<String, Integer> expected = new LinkedHashMap<>();
-    Repository.SERVICES.forEach(s -> expected.put(s, Repository.portTable().get(s)));
+    // Actuator on the service's own port; the gateway's on its management port, never the public one
+    Map<String, Integer> table = Repository.portTable();
+    Map<String, String> expected = new LinkedHashMap<>();
+    Repository.SERVICES.forEach(s -> expected.put(s, table.get(s) + " "
+        + (s.equals("gateway") ? table.get("gateway-management") : table.get(s))));
 
     assertThat(built).containsExactlyInAnyOrderEntriesOf(expected);
+    assertThat(DOCKERFILE).contains("MANAGEMENT_PORT=${MANAGEMENT_PORT:-${PORT}}", "/dev/tcp/127.0.0.1/$MANAGEMENT_PORT");
   }
 
   private static List<String> instructions(String name) {

@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
-/** The command-line tools the validation runs (node and npm, docker-compose): run with a deadline, and required in
- * CI, where .ci/run installs them; elsewhere a test without its tool is skipped, saying what to install. */
+/** The command-line tools the validation runs (node and npm, docker-compose, promtool): run with a deadline, and
+ * required in CI, where .ci/run installs them; elsewhere a test without its tool is skipped, saying what to install. */
 final class Tools {
 
   /** What a command printed (stdout and stderr together) and its exit status. */
