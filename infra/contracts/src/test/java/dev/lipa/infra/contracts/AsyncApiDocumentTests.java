@@ -9,7 +9,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** docs/asyncapi.yaml parsed by the official AsyncAPI parser (npm @asyncapi/parser) with 0 errors; the check itself
@@ -25,9 +24,6 @@ class AsyncApiDocumentTests {
     Files.copy(Path.of("src/test/node/parse-asyncapi.mjs"), script, StandardCopyOption.REPLACE_EXISTING);
   }
 
-  // docs/asyncapi.yaml is being rewritten (issue 16's asyncapi work); the one on this branch does not parse (numeric
-  // mapping keys under resultCode). Enable when that rewrite is merged.
-  @Disabled("enable when the rewritten docs/asyncapi.yaml is merged: the one on this branch does not parse")
   @Test
   void theTopicsDocumentParsesWithoutError() {
     Tools.Result result = parse(NpmTools.root().resolve("docs/asyncapi.yaml"));
