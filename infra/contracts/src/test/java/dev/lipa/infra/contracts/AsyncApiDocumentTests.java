@@ -2,6 +2,7 @@ package dev.lipa.infra.contracts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lipa.infra.deploy.Tools;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -11,18 +11,19 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
-/** The command-line tools the validation runs (node and npm, docker-compose, promtool): run with a deadline, and
- * required in CI, where .ci/run installs them; elsewhere a test without its tool is skipped, saying what to install. */
-final class Tools {
+/** The command-line tools the validation runs (node and npm, docker-compose, promtool; infra/contracts' Redocly and
+ * AsyncAPI checks use it too, through this module's test jar): run with a deadline, and required in CI, where .ci/run
+ * installs them; elsewhere a test without its tool is skipped, saying what to install. */
+public final class Tools {
 
   /** What a command printed (stdout and stderr together) and its exit status. */
-  record Result(int status, String output) {
+  public record Result(int status, String output) {
   }
 
   private Tools() {
   }
 
-  static boolean onPath(String tool) {
+  public static boolean onPath(String tool) {
     String path = System.getenv().getOrDefault("PATH", "");
     for (String dir : path.split(java.io.File.pathSeparator)) {
       if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) {
@@ -33,7 +34,7 @@ final class Tools {
   }
 
   /** Skips the test when the tool is missing outside CI; fails it in CI (CI=true), which must validate. */
-  static void require(String tool, String install) {
+  public static void require(String tool, String install) {
     if (onPath(tool)) {
       return;
     }
@@ -44,9 +45,9 @@ final class Tools {
     Assumptions.abort(message);
   }
 
-  static Result run(Path dir, Map<String, String> environment, long timeoutSeconds, List<String> command) {
+  public static Result run(Path dir, Map<String, String> environment, long timeoutSeconds, List<String> command) {
     try {
-      Path output = Files.createTempFile("lipa-deploy-tool", ".out");
+      Path output = Files.createTempFile("lipa-tool", ".out");
       ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
           .redirectOutput(output.toFile());
       // a null value removes the variable from what the command inherits
