@@ -1,5 +1,6 @@
 package dev.lipa.common.lookups;
 
+import com.mongodb.client.model.Filters;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.web.ValidationException;
 import java.nio.charset.StandardCharsets;
@@ -7,9 +8,13 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.DateTimeException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Date;
+import java.util.List;
 import java.util.Objects;
+import org.bson.conversions.Bson;
 
 /**
  * The next-page hint of a list (newest first by {@code createdAt}, then the record's numeric {@code id}): the position
@@ -26,6 +31,9 @@ import java.util.Objects;
  */
 public record ListCursor(String list, OrganisationId organisationId, Instant createdAt, long id) {
 
+  /** The fields of a listed record the position is made of. */
+  private static final String CREATED_AT = "createdAt";
+  private static final String ID = "id";
   /** The query parameter that carries it. */
   public static final String PARAMETER = "cursor";
   /** Longer text is refused before it is decoded (the cursors issued are about 150 characters). */
@@ -109,5 +117,31 @@ public record ListCursor(String list, OrganisationId organisationId, Instant cre
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JVM has SHA-256", e);
     }
+  }
+
+  /**
+   * The store filters of a list's time window and next page, on {@code createdAt} and the numeric {@code id}:
+   * {@code from} and {@code to} inclusive (either may be null), and with a cursor only the records strictly after its
+   * position (older, or as old with a lower id). One upper bound only, the earlier of {@code to} and the cursor's
+   * time: the embedded store's planner ranges its index on the first one it finds.
+   */
+  public static List<Bson> window(Instant from, Instant to, ListCursor after) {
+    List<Bson> filters = new ArrayList<>();
+    if (from != null) {
+      filters.add(Filters.gte(CREATED_AT, Date.from(from)));
+    }
+    Instant upper = to;
+    if (after != null && (upper == null || after.createdAt().isBefore(upper))) {
+      upper = after.createdAt();
+    }
+    if (upper != null) {
+      filters.add(Filters.lte(CREATED_AT, Date.from(upper)));
+    }
+    if (after != null) {
+      Date at = Date.from(after.createdAt());
+      filters.add(Filters.or(Filters.lt(CREATED_AT, at),
+          Filters.and(Filters.eq(CREATED_AT, at), Filters.lt(ID, after.id()))));
+    }
+    return filters;
   }
 }

@@ -9,6 +9,7 @@ import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RequestId;
+import dev.lipa.common.lookups.ListCursor;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Insert;
@@ -119,22 +120,7 @@ public class PayoutStore implements ReservationOwners {
     if (query.currency() != null) {
       filters.add(Filters.eq("currency", query.currency().name()));
     }
-    if (query.from() != null) {
-      filters.add(Filters.gte(CREATED_AT, Date.from(query.from())));
-    }
-    Instant upper = query.to();
-    if (query.after() != null && (upper == null || query.after().createdAt().isBefore(upper))) {
-      upper = query.after().createdAt();
-    }
-    // one upper bound only: the embedded store's planner ranges its index on the first one it finds
-    if (upper != null) {
-      filters.add(Filters.lte(CREATED_AT, Date.from(upper)));
-    }
-    if (query.after() != null) {
-      Date at = Date.from(query.after().createdAt());
-      filters.add(Filters.or(Filters.lt(CREATED_AT, at),
-          Filters.and(Filters.eq(CREATED_AT, at), Filters.lt("id", query.after().id()))));
-    }
+    filters.addAll(ListCursor.window(query.from(), query.to(), query.after()));
     return collection.find(Filters.and(filters)).projection(withoutOutbox())
         .sort(Sorts.descending(CREATED_AT, "id"))
         .skip(query.page() * query.size()).limit(limit)
