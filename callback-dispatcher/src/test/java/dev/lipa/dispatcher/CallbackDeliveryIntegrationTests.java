@@ -7,9 +7,9 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import dev.lipa.common.events.Topics;
-import dev.lipa.common.testsupport.PathRuleChecks;
-import dev.lipa.common.testsupport.PathRuleChecks.Protected;
 import dev.lipa.common.testsupport.ListenerCoverage;
+import dev.lipa.common.testsupport.PathRuleChecks.Protected;
+import dev.lipa.common.testsupport.PathRuleChecks;
 import dev.lipa.common.testsupport.SharedInfraInitializer;
 import dev.lipa.common.testsupport.StoredShape;
 import dev.lipa.common.testsupport.TestHttp;
@@ -20,6 +20,7 @@ import dev.lipa.dispatcher.TestReceiver.Reply;
 import dev.lipa.dispatcher.signing.WebhookSignature;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,6 +28,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
@@ -143,6 +145,53 @@ class CallbackDeliveryIntegrationTests {
 
   List<Document> attemptLog(Document delivery) {
     return delivery.getList("attemptLog", Document.class);
+  }
+
+  /**
+   * The callback POST carries the payment's trace: the {@code traceparent} of the record that asked for it (the
+   * outbox relay's span of the payment's trace), kept with the delivery so that a retry carries it too.
+   */
+  @Nested
+  class Traces {
+
+    static final String PAYMENT_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
+
+    void produceTraced(Request request, String traceparent) {
+      ProducerRecord<String, String> record = new ProducerRecord<>(Topics.CALLBACKS, request.requestId(),
+          request.record(receiver.url(request.path())));
+      record.headers().add("traceparent", traceparent.getBytes(StandardCharsets.US_ASCII));
+      // a plain producer, as the outbox relay is: the template's own observation would add a traceparent of its own
+      TestKafka.send(record);
+    }
+
+    @Test
+    void thePostAndItsRetryCarryTheTraceOfTheRecordThatAskedForIt() {
+      Request request = Request.fresh();
+      receiver.script(request.path(), Reply.status(500), Reply.status(200));
+      produceTraced(request, "00-" + PAYMENT_TRACE + "-00f067aa0ba902b7-01");
+
+      Document delivered = awaitStatus(request.callbackId(), "DELIVERED", KAFKA_WAIT);
+
+      assertThat(delivered.getString("traceparent")).startsWith("00-" + PAYMENT_TRACE + "-");
+      List<Received> posts = receiver.received(request.path());
+      assertThat(posts).hasSize(2).allSatisfy(post ->
+          assertThat(post.header("traceparent")).matches("00-" + PAYMENT_TRACE + "-[0-9a-f]{16}-[0-9a-f]{2}"));
+      // each attempt is a span of its own in that trace
+      assertThat(posts.get(0).header("traceparent")).isNotEqualTo(posts.get(1).header("traceparent"));
+    }
+
+    @Test
+    void aMalformedTraceparentOnTheRecordIsNotPassedToTheMerchant() {
+      Request request = Request.fresh();
+      produceTraced(request, "00-" + PAYMENT_TRACE + "-00f067aa0ba902b7-01\r\nX-Injected: yes");
+
+      awaitStatus(request.callbackId(), "DELIVERED", KAFKA_WAIT);
+
+      Received post = receiver.received(request.path()).getFirst();
+      assertThat(post.header("X-Injected")).isNull();
+      assertThat(post.header("traceparent")).doesNotContain(PAYMENT_TRACE)
+          .matches("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
+    }
   }
 
   @Nested
@@ -470,6 +519,7 @@ class CallbackDeliveryIntegrationTests {
           requestId: string
           roundAttempts: int32
           status: string
+          traceparent: string
           updatedAt: date_time
           url: string
           """);
@@ -506,6 +556,7 @@ class CallbackDeliveryIntegrationTests {
           requestId: string
           roundAttempts: int32
           status: string
+          traceparent: string
           updatedAt: date_time
           url: string
           """);

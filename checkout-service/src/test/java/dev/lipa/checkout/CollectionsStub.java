@@ -27,8 +27,8 @@ public final class CollectionsStub {
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static CollectionsStub shared;
 
-  /** A request the stub accepted, with the requestId it answered. */
-  public record Call(JsonNode body, String token, String requestId) {
+  /** A request the stub accepted, with the requestId it answered and the trace context it carried. */
+  public record Call(JsonNode body, String token, String requestId, String traceparent) {
   }
 
   private final HttpServer server;
@@ -87,7 +87,7 @@ public final class CollectionsStub {
       return;
     }
     String requestId = UUID.randomUUID().toString();
-    calls.add(new Call(body, token, requestId));
+    calls.add(new Call(body, token, requestId, exchange.getRequestHeaders().getFirst("traceparent")));
     respond(exchange, 201, "application/json", "{\"status\":201,\"message\":\"STK push accepted for processing\","
         + "\"data\":{\"requestId\":\"" + requestId + "\",\"phoneNumber\":\"254712345678\",\"requestedAmount\":"
         + body.path("amount") + "}}");

@@ -25,6 +25,7 @@ import dev.lipa.common.organisations.OrganisationProfile;
 import dev.lipa.common.outbox.Outbox;
 import dev.lipa.common.outbox.OutboxEvent;
 import dev.lipa.common.outbox.OutboxSettings;
+import dev.lipa.common.tracing.TestTracing;
 import dev.lipa.common.ratelimit.Limit;
 import dev.lipa.common.ratelimit.MongoProxyManager;
 import dev.lipa.common.testsupport.ManualTimeMeter;
@@ -113,6 +114,35 @@ class StoredShapesIntegrationTests {
             outbox[].key: string
             outbox[].payload: string
             outbox[].topic: string
+            outboxPendingSince: date_time
+            status: string
+            """);
+      }
+    }
+
+    @Test
+    void anEventWrittenUnderATraceKeepsItsTraceparent() {
+      MongoCollection<Document> collection = fresh("outbox-traced");
+      OutboxSettings settings = new OutboxSettings(Duration.ofMinutes(1), Duration.ofMinutes(1), 100,
+          Duration.ofSeconds(30));
+      TestTracing tracing = TestTracing.sampled();
+      try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+          ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafkaBootstrapServers(),
+          ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer());
+          Outbox outbox = new Outbox(collection, producer, settings, Clock.systemUTC(), tracing.contexts())) {
+        EventEnvelope envelope = EventEnvelope.create("test.happened", "org-1", Map.of("n", 1));
+        tracing.inNewTrace(() -> outbox.insert(new Document("_id", "a-1").append("status", "PENDING"),
+            List.of(OutboxEvent.of("test.stored-shapes", "a-1", envelope, JSON))));
+
+        assertShape(stored(collection, Filters.eq("_id", "a-1")), """
+            _id: string
+            outbox: array
+            outbox[]: document
+            outbox[].eventId: string
+            outbox[].key: string
+            outbox[].payload: string
+            outbox[].topic: string
+            outbox[].traceparent: string
             outboxPendingSince: date_time
             status: string
             """);

@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.delivery;
 
+import dev.lipa.common.tracing.LogContext;
 import dev.lipa.dispatcher.delivery.CallbackSender.AttemptAbandoned;
 import dev.lipa.dispatcher.delivery.HostGate.Pass;
 import java.time.Clock;
@@ -85,6 +86,12 @@ final class Attempts {
   }
 
   private void attempt(Delivery delivery, Admitted admitted) {
+    try (LogContext context = LogContext.payment(delivery.organisationId(), delivery.requestId())) {
+      attemptLogged(delivery, admitted);
+    }
+  }
+
+  private void attemptLogged(Delivery delivery, Admitted admitted) {
     if (disabledEndpoints.isDisabled(delivery.organisationId(), delivery.url())) {
       recordResult(delivery, delivery.endpointDisabled(clock.instant()), null);
       return;
@@ -125,7 +132,7 @@ final class Attempts {
       disabledEndpoints.disable(delivery.organisationId(), delivery.url(), delivery.callbackId());
       metrics.disabledEndpoint();
       log.warn("callback endpoint {} of organisation {} answered 410 Gone: disabled until a redelivery",
-          delivery.url(), delivery.organisationId());
+          LoggedUrl.of(delivery.url()), delivery.organisationId());
     }
     recordResult(delivery, delivery.afterAttempt(outcome, startedAt, clock.instant(), schedule), outcome);
   }
@@ -137,8 +144,8 @@ final class Attempts {
             + "newer attempt", delivery.callbackId(), transition.attempt().number());
       } else if (transition.status() == DeliveryStatus.DEAD) {
         metrics.died();
-        log.warn("callback {} to {} is dead after {} attempts: {}", delivery.callbackId(), delivery.url(),
-            transition.attempt().number(), transition.deadReason());
+        log.warn("callback {} to {} is dead after {} attempts: {}", delivery.callbackId(),
+            LoggedUrl.of(delivery.url()), transition.attempt().number(), transition.deadReason());
       } else if (log.isDebugEnabled()) {
         log.debug("callback {} attempt {}: {}", delivery.callbackId(), transition.attempt().number(),
             outcome != null && outcome.succeeded() ? "delivered" : transition.attempt().error());

@@ -74,8 +74,8 @@ public class CallbackDeliveries {
 
   private DeliveryView reenable(DeliveryView view) {
     if (disabledEndpoints.enable(view.organisationId(), view.url())) {
-      log.info("callback endpoint {} of organisation {} re-enabled by the redelivery of {}", view.url(),
-          view.organisationId(), view.callbackId());
+      log.info("callback endpoint {} of organisation {} re-enabled by the redelivery of {}",
+          LoggedUrl.of(view.url()), view.organisationId(), view.callbackId());
     }
     return view;
   }

@@ -24,6 +24,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLException;
+import dev.lipa.common.tracing.TraceContexts;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -51,9 +52,17 @@ class CallbackSender implements AutoCloseable {
   private final int snippetBytes;
   private final Clock clock;
   private final ScheduledExecutorService watchdog;
+  private final TraceContexts tracing;
 
   CallbackSender(CloseableHttpClient client, CallbackUrlGuard guard, CallbackSigner signer, Duration requestTimeout,
       int snippetBytes, Clock clock, ScheduledExecutorService watchdog) {
+    this(client, guard, signer, requestTimeout, snippetBytes, clock, watchdog, TraceContexts.NONE);
+  }
+
+  /** With {@code tracing}: each attempt is a span of the payment's trace, and its POST carries {@code traceparent}. */
+  CallbackSender(CloseableHttpClient client, CallbackUrlGuard guard, CallbackSigner signer, Duration requestTimeout,
+      int snippetBytes, Clock clock, ScheduledExecutorService watchdog, TraceContexts tracing) {
+    this.tracing = tracing;
     this.client = client;
     this.guard = guard;
     this.signer = signer;
@@ -89,6 +98,23 @@ class CallbackSender implements AutoCloseable {
     // the signer runs right before sending, so webhook-timestamp is this attempt's time
     signer.headers(delivery.organisationId(), delivery.callbackId(), delivery.body()).forEach(post::setHeader);
     post.setEntity(new ByteArrayEntity(delivery.body().getBytes(StandardCharsets.UTF_8), JSON));
+    // the attempt continues the payment's trace (kept with the delivery, so retries and replays do too); the span
+    // names the host only: a callback URL's path or query may hold the merchant's own secret
+    TraceContexts.Hop hop = tracing.startHop(delivery.traceparent(), "callback POST", uri.getHost());
+    if (hop.traceparent() != null) {
+      post.setHeader(TraceContexts.TRACEPARENT, hop.traceparent());
+    }
+    try {
+      AttemptOutcome outcome = exchange(post);
+      hop.end(outcome.succeeded() ? null : new CallbackFailed(outcome));
+      return outcome;
+    } catch (RuntimeException e) {
+      hop.end(e);
+      throw e;
+    }
+  }
+
+  private AttemptOutcome exchange(HttpPost post) {
 
     AtomicBoolean timedOut = new AtomicBoolean();
     long started = System.nanoTime();
@@ -210,6 +236,14 @@ class CallbackSender implements AutoCloseable {
   @Override
   public void close() throws IOException {
     client.close();
+  }
+
+  /** How a failed attempt marks its span: the status or the error, never the URL. */
+  static final class CallbackFailed extends RuntimeException {
+
+    CallbackFailed(AttemptOutcome outcome) {
+      super(outcome.statusCode() != null ? "answered " + outcome.statusCode() : outcome.error(), null, false, false);
+    }
   }
 
   /** The attempt was interrupted before it had a result. */

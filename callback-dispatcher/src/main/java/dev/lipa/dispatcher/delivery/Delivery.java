@@ -11,10 +11,18 @@ import java.time.Instant;
  * @param roundAttempts attempts made since the callback was last (re)scheduled from the start: the first delivery,
  *     or a merchant's redelivery, or an operator's replay; the retry schedule counts these
  * @param leaseToken identifies the claim that holds the lease; the result of an attempt is written only under it
+ * @param traceparent the payment's W3C trace context, kept with the delivery so that every attempt (retries, replays)
+ *     continues that trace; null when the request came outside a trace
  */
 public record Delivery(
     String callbackId, OrganisationId organisationId, String requestId, String url, String body, String kind,
-    DeliveryStatus status, int attempts, int roundAttempts, String leaseToken) {
+    DeliveryStatus status, int attempts, int roundAttempts, String leaseToken, String traceparent) {
+
+  /** A delivery outside any trace. */
+  public Delivery(String callbackId, OrganisationId organisationId, String requestId, String url, String body,
+      String kind, DeliveryStatus status, int attempts, int roundAttempts, String leaseToken) {
+    this(callbackId, organisationId, requestId, url, body, kind, status, attempts, roundAttempts, leaseToken, null);
+  }
 
   static final String SCHEDULE_EXHAUSTED = "retry schedule exhausted";
   static final String ENDPOINT_GONE = "the endpoint answered 410 Gone";
@@ -23,7 +31,7 @@ public record Delivery(
   /** A delivery just accepted from the intake, leased to the attempt that is about to be made right away. */
   static Delivery accepted(CallbackRequest request, String leaseToken) {
     return new Delivery(request.callbackId(), request.organisationId(), request.requestId(), request.url(),
-        request.body(), request.kind(), DeliveryStatus.PENDING, 0, 0, leaseToken);
+        request.body(), request.kind(), DeliveryStatus.PENDING, 0, 0, leaseToken, request.traceparent());
   }
 
   /**

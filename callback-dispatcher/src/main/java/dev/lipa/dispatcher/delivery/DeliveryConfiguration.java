@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.delivery;
 
+import dev.lipa.common.tracing.TraceContexts;
 import dev.lipa.common.callbacks.CallbackUrlGuard;
 import dev.lipa.common.callbacks.PortSet;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -49,12 +50,13 @@ class DeliveryConfiguration {
 
   @Bean
   CallbackSender callbackSender(DispatcherProperties properties, CallbackUrlGuard guard,
-      ObjectProvider<CallbackSigner> signer, Clock clock, ScheduledExecutorService callbackDeadlines) {
+      ObjectProvider<CallbackSigner> signer, Clock clock, ScheduledExecutorService callbackDeadlines,
+      ObjectProvider<TraceContexts> tracing) {
     return new CallbackSender(
         GuardedHttpClient.create(guard, properties.connectTimeout(), properties.requestTimeout(),
             properties.maxConcurrentAttempts(), properties.perHostConcurrency()),
         guard, signer.getIfAvailable(CallbackSigner::unsigned), properties.requestTimeout(),
-        properties.responseSnippetBytes(), clock, callbackDeadlines);
+        properties.responseSnippetBytes(), clock, callbackDeadlines, tracing.getIfAvailable(() -> TraceContexts.NONE));
   }
 
   @Bean

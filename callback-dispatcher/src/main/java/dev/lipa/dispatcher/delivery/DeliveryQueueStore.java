@@ -4,6 +4,7 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.Projections;
+import dev.lipa.common.tracing.TraceContexts;
 import com.mongodb.client.model.PushOptions;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Sorts;
@@ -175,6 +176,7 @@ class DeliveryQueueStore {
     return new Delivery(doc.getString("_id"), OrganisationId.of(doc.getString("organisationId")),
         doc.getString("requestId"), doc.getString("url"), doc.getString("body"), doc.getString("kind"),
         DeliveryStatus.valueOf(doc.getString("status")), doc.getInteger("attempts", 0),
-        doc.getInteger("roundAttempts", doc.getInteger("attempts", 0)), doc.getString("leaseToken"));
+        doc.getInteger("roundAttempts", doc.getInteger("attempts", 0)), doc.getString("leaseToken"),
+        doc.getString(TraceContexts.TRACEPARENT));
   }
 }

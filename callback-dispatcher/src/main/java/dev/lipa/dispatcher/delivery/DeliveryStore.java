@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.delivery;
 
+import dev.lipa.common.tracing.TraceContexts;
 import com.mongodb.ErrorCategory;
 import com.mongodb.MongoBulkWriteException;
 import com.mongodb.bulk.BulkWriteError;
@@ -123,6 +124,9 @@ class DeliveryStore {
         Updates.setOnInsert("createdAt", at),
         Updates.setOnInsert("updatedAt", at),
         Updates.setOnInsert("attemptLog", List.of())));
+    if (request.traceparent() != null) {
+      onInsert.add(Updates.setOnInsert(TraceContexts.TRACEPARENT, request.traceparent()));
+    }
     if (intake.lease() != null) {
       onInsert.add(Updates.setOnInsert("leaseUntil", Date.from(intake.lease().until())));
       onInsert.add(Updates.setOnInsert("leaseToken", intake.lease().token()));

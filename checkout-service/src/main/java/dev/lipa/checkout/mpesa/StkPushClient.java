@@ -3,19 +3,20 @@ package dev.lipa.checkout.mpesa;
 import dev.lipa.checkout.CheckoutProperties;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RequestId;
-import java.io.IOException;
 import java.math.BigDecimal;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.MediaType;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.stereotype.Component;
+import org.springframework.web.client.ResourceAccessException;
+import org.springframework.web.client.RestClient;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -24,6 +25,10 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code POST <collections>/internal/v1/stk-pushes} with the shared {@code X-Internal-Token}, straight to the service
  * (the gateway does not route /internal). No merchant callback is asked for: checkout learns the outcome from
  * {@code payments.collections.v1}.
+ *
+ * <p>The client is built from Spring Boot's {@link RestClient.Builder}, so the call is observed like every HTTP call of
+ * the platform: a client span, and the {@code traceparent} that makes collections-service's spans part of the
+ * checkout's trace.
  */
 @Component
 public class StkPushClient {
@@ -34,12 +39,19 @@ public class StkPushClient {
 
   private final CheckoutProperties.Collections settings;
   private final JsonMapper json;
-  private final HttpClient client;
+  private final RestClient client;
 
-  public StkPushClient(CheckoutProperties properties, JsonMapper json) {
+  public StkPushClient(CheckoutProperties properties, JsonMapper json, RestClient.Builder builder) {
     this.settings = properties.collections();
     this.json = json;
-    this.client = HttpClient.newBuilder().connectTimeout(settings.connectTimeout()).build();
+    JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(
+        HttpClient.newBuilder().connectTimeout(settings.connectTimeout()).build());
+    requests.setReadTimeout(settings.responseTimeout());
+    this.client = builder.clone().baseUrl(base()).requestFactory(requests).build();
+  }
+
+  /** What collections-service answered: its status and body. */
+  private record Answer(int statusCode, String body) {
   }
 
   /** What collections-service answered. */
@@ -79,21 +91,18 @@ public class StkPushClient {
     body.put("referenceId", push.referenceId());
     body.put("narration", push.narration());
     body.put("customerName", push.customerName());
-    HttpRequest request = HttpRequest.newBuilder(URI.create(base() + PATH))
-        .timeout(settings.responseTimeout())
-        .header("Content-Type", "application/json")
-        .header(TOKEN_HEADER, settings.internalToken())
-        .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body)))
-        .build();
-    HttpResponse<String> response;
+    Answer response;
     try {
-      response = client.send(request, HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      log.warn("collections-service unreachable for STK push {}: {}", push.referenceId(), e.toString());
-      return new Result.Unavailable(e.toString());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return new Result.Unavailable("interrupted");
+      response = client.post().uri(PATH)
+          .contentType(MediaType.APPLICATION_JSON)
+          .header(TOKEN_HEADER, settings.internalToken())
+          .body(json.writeValueAsString(body))
+          .exchange((request, answer) -> new Answer(answer.getStatusCode().value(),
+              new String(answer.getBody().readAllBytes(), StandardCharsets.UTF_8)));
+    } catch (ResourceAccessException e) {
+      log.warn("collections-service unreachable for STK push {}: {}", push.referenceId(), e.getMostSpecificCause()
+          .toString());
+      return new Result.Unavailable(e.getMostSpecificCause().toString());
     }
     try {
       JsonNode answer = json.readTree(response.body());

@@ -241,6 +241,8 @@ class PaymentFlowIntegrationTests extends CheckoutIntegrationTest {
       assertThat(call.body().path("description").asString()).hasSizeLessThanOrEqualTo(13);
       assertThat(call.body().path("accountReference").asString()).matches("[0-9A-Za-z]{12}");
       assertThat(call.body().has("callbackUrl")).isFalse();
+      // the internal call is observed (Boot's RestClient builder): collections-service continues the checkout's trace
+      assertThat(call.traceparent()).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
 
       publishStkOutcome(s.org(), call, true);
       await().atMost(Duration.ofSeconds(15)).until(() -> status(s).equals("SUCCEEDED"));

@@ -12,6 +12,7 @@ import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Origin;
 import dev.lipa.common.ratelimit.RateLimitExceededException;
+import dev.lipa.common.tracing.LogContext;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -60,6 +61,13 @@ public class StkPushes implements StkOutcomeHandler {
    */
   public Creation<StkPush> accept(OrganisationId organisationId, StkPushRequest request, Origin origin) {
     RequestId requestId = RequestId.random();
+    try (LogContext context = LogContext.payment(organisationId, requestId)) {
+      return accept(organisationId, request, origin, requestId);
+    }
+  }
+
+  private Creation<StkPush> accept(OrganisationId organisationId, StkPushRequest request, Origin origin,
+      RequestId requestId) {
     Creation<StkPush> creation = CreateOnce.<StkPush>of(origin)
         .byIdempotencyKey(key -> store.findByIdempotencyKey(organisationId, key))
         .byReference(request.referenceId(), reference -> store.findByReference(organisationId, reference))

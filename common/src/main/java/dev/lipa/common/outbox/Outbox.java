@@ -12,6 +12,7 @@ import java.util.Date;
 import java.util.List;
 import org.apache.kafka.clients.producer.Producer;
 import org.bson.Document;
+import dev.lipa.common.tracing.TraceContexts;
 import org.bson.conversions.Bson;
 
 /**
@@ -49,6 +50,7 @@ public final class Outbox implements AutoCloseable {
 
   private final MongoCollection<Document> collection;
   private final Clock clock;
+  private final TraceContexts tracing;
   private final InFlightEvents inFlight = new InFlightEvents();
   private final HeldAcknowledgements acks;
   private final OutboxPublisher publisher;
@@ -56,13 +58,23 @@ public final class Outbox implements AutoCloseable {
 
   public Outbox(MongoCollection<Document> collection, Producer<String, String> producer, OutboxSettings settings,
       Clock clock) {
+    this(collection, producer, settings, clock, TraceContexts.NONE);
+  }
+
+  /**
+   * With {@code tracing}, every event is stored with the trace context current when it is written (see
+   * {@link OutboxEvent#traceparent()}) and relayed under a span of its own, a child of that context.
+   */
+  public Outbox(MongoCollection<Document> collection, Producer<String, String> producer, OutboxSettings settings,
+      Clock clock, TraceContexts tracing) {
     this.collection = collection;
     this.clock = clock;
+    this.tracing = tracing;
     // a real MongoDB serves the sweep from this; the embedded store ignores non-unique indexes and scans
     collection.createIndex(Indexes.ascending(PENDING_SINCE),
         new IndexOptions().name("outbox_pending_since").sparse(true));
     acks = new HeldAcknowledgements(collection, inFlight, settings.ackDelay());
-    publisher = new OutboxPublisher(producer, inFlight, acks, collection.getNamespace().getFullName());
+    publisher = new OutboxPublisher(producer, inFlight, acks, collection.getNamespace().getFullName(), tracing);
     sweeper = new OutboxSweeper(collection, settings, clock, inFlight, publisher);
   }
 
@@ -70,7 +82,8 @@ public final class Outbox implements AutoCloseable {
    * Inserts a new aggregate's document together with its events (one write), then publishes them. Errors of the
    * insert (such as a duplicate key) reach the caller and nothing is published.
    */
-  public void insert(Document document, List<OutboxEvent> events) {
+  public void insert(Document document, List<OutboxEvent> written) {
+    List<OutboxEvent> events = underCurrentTrace(written);
     if (!events.isEmpty()) {
       document.put(EVENTS, toDocuments(events));
       document.put(PENDING_SINCE, Date.from(clock.instant()));
@@ -85,7 +98,8 @@ public final class Outbox implements AutoCloseable {
    * transition) nothing is written, nothing is published and null is returned. Otherwise the events are published and
    * the document as it is after the update is returned. {@code update} must not touch the outbox fields.
    */
-  public Document update(Bson filter, Bson update, List<OutboxEvent> events) {
+  public Document update(Bson filter, Bson update, List<OutboxEvent> written) {
+    List<OutboxEvent> events = underCurrentTrace(written);
     Bson change = update;
     if (!events.isEmpty()) {
       // $min keeps the time of the oldest pending event when earlier events are still waiting for their ack
@@ -106,7 +120,8 @@ public final class Outbox implements AutoCloseable {
    * When the outbox no longer holds exactly those events, the change is applied the plain way and the removal stays
    * held.
    */
-  public Document update(Object documentId, Bson filter, Bson update, List<OutboxEvent> events) {
+  public Document update(Object documentId, Bson filter, Bson update, List<OutboxEvent> written) {
+    List<OutboxEvent> events = underCurrentTrace(written);
     HeldAcknowledgements.Held ack = acks.take(documentId);
     if (ack != null) {
       Bson guarded = Filters.and(filter, ack.exactly(documentId));
@@ -162,6 +177,15 @@ public final class Outbox implements AutoCloseable {
     sweeper.close();
     publisher.close();
     acks.close();
+  }
+
+  /** The events, each with the trace context current now unless it has one (the one it was created under). */
+  private List<OutboxEvent> underCurrentTrace(List<OutboxEvent> events) {
+    if (events.isEmpty()) {
+      return events;
+    }
+    String context = tracing.current();
+    return context == null ? events : events.stream().map(event -> event.underTrace(context)).toList();
   }
 
   private static List<Document> toDocuments(List<OutboxEvent> events) {

@@ -1,5 +1,7 @@
 package dev.lipa.common.outbox;
 
+import dev.lipa.common.tracing.TraceContexts;
+import dev.lipa.common.tracing.TracingAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -19,7 +21,8 @@ import org.springframework.kafka.core.ProducerFactory;
  * settings the service binds under its own prefix ({@link OutboxSettings.Source}). A service without such settings
  * (the gateway, the dispatcher) gets nothing. With Micrometer, every outbox has its gauges ({@link OutboxGauges}).
  */
-@AutoConfiguration(afterName = "org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration")
+@AutoConfiguration(after = TracingAutoConfiguration.class,
+    afterName = "org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration")
 @ConditionalOnClass(name = {"com.mongodb.client.MongoCollection", "org.springframework.kafka.core.ProducerFactory"})
 @ConditionalOnBean(OutboxSettings.Source.class)
 public class OutboxAutoConfiguration {
@@ -27,9 +30,10 @@ public class OutboxAutoConfiguration {
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
   @SuppressWarnings("unchecked")
-  Outboxes outboxes(ProducerFactory<?, ?> producers, OutboxSettings.Source settings, ObjectProvider<Clock> clock) {
+  Outboxes outboxes(ProducerFactory<?, ?> producers, OutboxSettings.Source settings, ObjectProvider<Clock> clock,
+      ObjectProvider<TraceContexts> tracing) {
     return new Outboxes((Producer<String, String>) producers.createProducer(), settings.outbox(),
-        clock.getIfAvailable(Clock::systemUTC));
+        clock.getIfAvailable(Clock::systemUTC), tracing.getIfAvailable(() -> TraceContexts.NONE));
   }
 
   /** The outboxes' gauges, when the service has Micrometer (every service with actuator does). */

@@ -1,5 +1,7 @@
 package dev.lipa.common.outbox;
 
+import dev.lipa.common.tracing.TraceContexts;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -25,11 +27,13 @@ final class OutboxPublisher implements AutoCloseable {
   private final InFlightEvents inFlight;
   private final HeldAcknowledgements acks;
   private final String namespace;
+  private final TraceContexts tracing;
   private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
 
   OutboxPublisher(Producer<String, String> producer, InFlightEvents inFlight, HeldAcknowledgements acks,
-      String namespace) {
+      String namespace, TraceContexts tracing) {
     this.producer = producer;
+    this.tracing = tracing;
     this.inFlight = inFlight;
     this.acks = acks;
     this.namespace = namespace;
@@ -63,10 +67,19 @@ final class OutboxPublisher implements AutoCloseable {
   private void send(Object documentId, List<OutboxEvent> events) {
     Batch batch = new Batch(documentId, events);
     for (OutboxEvent event : events) {
+      // the relay's span continues the trace the event was written under, wherever and whenever it is relayed
+      TraceContexts.Hop hop = tracing.startHop(event.traceparent(), "outbox relay", event.topic());
       try {
-        producer.send(new ProducerRecord<>(event.topic(), event.key(), event.payload()),
-            (metadata, failure) -> batch.done(event, failure));
+        ProducerRecord<String, String> record = new ProducerRecord<>(event.topic(), event.key(), event.payload());
+        if (hop.traceparent() != null) {
+          record.headers().add(TraceContexts.TRACEPARENT, hop.traceparent().getBytes(StandardCharsets.US_ASCII));
+        }
+        producer.send(record, (metadata, failure) -> {
+          hop.end(failure);
+          batch.done(event, failure);
+        });
       } catch (RuntimeException e) {
+        hop.end(e);
         batch.done(event, e);
       }
     }

@@ -1,6 +1,7 @@
 package dev.lipa.common.outbox;
 
 import com.mongodb.client.MongoCollection;
+import dev.lipa.common.tracing.TraceContexts;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,6 +28,7 @@ public final class Outboxes implements AutoCloseable {
   private final Producer<String, String> producer;
   private final OutboxSettings settings;
   private final Clock clock;
+  private final TraceContexts tracing;
   private final Map<String, Outbox> byCollection = new LinkedHashMap<>();
   private final Map<String, MongoCollection<Document>> collections = new LinkedHashMap<>();
   private final List<Consumer<MongoCollection<Document>>> watchers = new ArrayList<>();
@@ -34,6 +36,12 @@ public final class Outboxes implements AutoCloseable {
 
   /** Takes ownership of {@code producer} (idempotent, acks=all, String serializers): {@link #close()} closes it. */
   public Outboxes(Producer<String, String> producer, OutboxSettings settings, Clock clock) {
+    this(producer, settings, clock, TraceContexts.NONE);
+  }
+
+  /** The same, the events carrying their trace context (see {@link OutboxEvent#traceparent()}). */
+  public Outboxes(Producer<String, String> producer, OutboxSettings settings, Clock clock, TraceContexts tracing) {
+    this.tracing = tracing;
     this.producer = producer;
     this.settings = settings;
     this.clock = clock;
@@ -45,7 +53,7 @@ public final class Outboxes implements AutoCloseable {
       throw new IllegalStateException("the outboxes are closed");
     }
     return byCollection.computeIfAbsent(collection.getNamespace().getFullName(), name -> {
-      Outbox outbox = new Outbox(collection, producer, settings, clock).start();
+      Outbox outbox = new Outbox(collection, producer, settings, clock, tracing).start();
       collections.put(name, collection);
       watchers.forEach(watcher -> watcher.accept(collection));
       return outbox;

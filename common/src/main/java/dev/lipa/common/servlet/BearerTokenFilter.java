@@ -3,6 +3,8 @@ package dev.lipa.common.servlet;
 import dev.lipa.common.security.InvalidTokenException;
 import dev.lipa.common.security.KeysUnavailableException;
 import dev.lipa.common.security.TokenVerifier;
+import dev.lipa.common.security.VerifiedToken;
+import dev.lipa.common.tracing.LogContext;
 import dev.lipa.common.web.Envelope;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -53,11 +55,13 @@ public class BearerTokenFilter extends OncePerRequestFilter {
   protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     String header = request.getHeader(HttpHeaders.AUTHORIZATION);
+    VerifiedToken token;
     try {
       if (header == null || header.length() < 8 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
         throw new InvalidTokenException("no bearer token");
       }
-      Caller.attach(request, verifier.verifyAccess(header.substring(7).strip()));
+      token = verifier.verifyAccess(header.substring(7).strip());
+      Caller.attach(request, token);
     } catch (InvalidTokenException e) {
       log.info("refused token on {} {}: {}", request.getMethod(), RequestPaths.routed(request), e.getMessage());
       write(response, HttpStatus.UNAUTHORIZED, InvalidTokenException.PUBLIC_MESSAGE);
@@ -67,7 +71,10 @@ public class BearerTokenFilter extends OncePerRequestFilter {
       write(response, HttpStatus.SERVICE_UNAVAILABLE, "authentication is temporarily unavailable");
       return;
     }
-    chain.doFilter(request, response);
+    // every line the request logs names its organisation (never the token)
+    try (LogContext context = LogContext.organisation(token.organisationId())) {
+      chain.doFilter(request, response);
+    }
   }
 
   private void write(HttpServletResponse response, HttpStatus status, String message) throws IOException {

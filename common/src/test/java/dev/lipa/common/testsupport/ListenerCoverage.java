@@ -20,7 +20,9 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  * Asserts that no listener of a service escapes the platform's error handling: every {@code @KafkaListener} in the
  * service's code (and in common's, where the service enables it) has an explicit {@code id}, runs as a container of
  * the service's context, and every container there has the context's {@link ListenerErrorHandler}, whichever factory
- * made it.
+ * made it, and spring-kafka's observation (the record's trace context continued: common's {@code TracingDefaults}
+ * turns it on for every factory Spring Boot's configurer builds; a batch listener reads each record in its own
+ * observation through {@code RecordBatches}).
  */
 public final class ListenerCoverage {
 
@@ -59,6 +61,8 @@ public final class ListenerCoverage {
       assertThat(container.getContainerProperties().getMessageListener()).isNotNull();
       assertThat(((AbstractMessageListenerContainer<?, ?>) container).getCommonErrorHandler())
           .as("the error handler of listener %s", container.getListenerId()).isSameAs(platform);
+      assertThat(container.getContainerProperties().isObservationEnabled())
+          .as("spring-kafka's observation on listener %s", container.getListenerId()).isTrue();
     }
   }
 }

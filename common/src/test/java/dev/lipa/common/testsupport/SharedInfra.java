@@ -84,6 +84,13 @@ public final class SharedInfra {
     return kafka.getBrokersAsString();
   }
 
+  /** A producer as the platform's outbox has one (idempotent, {@code acks=all}, string keys and values) on the broker. */
+  public static KafkaProducer<String, String> idempotentProducer() {
+    Map<String, Object> props = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrapServers(),
+        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true, ProducerConfig.ACKS_CONFIG, "all");
+    return new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
+  }
+
   /**
    * Waits until the new broker has auto-created a topic, handed out a producer id and acknowledged a record with
    * {@code acks=all}: what the first test's first send would otherwise wait for. A broker that has only just started

@@ -1,5 +1,6 @@
 package dev.lipa.gateway.web;
 
+import dev.lipa.gateway.tracing.TraceIdWebFilter;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.MDC;
@@ -16,17 +17,29 @@ public final class RequestLog {
   private RequestLog() {
   }
 
+  /** The MDC key of the request's trace id (the one returned in {@code X-Trace-Id}). */
+  public static final String TRACE_ID_KEY = "traceId";
+
   public static void log(ServerWebExchange exchange, Logger logger, Consumer<Logger> line) {
     String id = CorrelationIds.of(exchange);
-    if (id == null) {
+    String traceId = TraceIdWebFilter.traceId(exchange);
+    if (id == null && traceId == null) {
       line.accept(logger);
       return;
     }
-    MDC.put(MDC_KEY, id);
+    put(MDC_KEY, id);
+    put(TRACE_ID_KEY, traceId);
     try {
       line.accept(logger);
     } finally {
       MDC.remove(MDC_KEY);
+      MDC.remove(TRACE_ID_KEY);
+    }
+  }
+
+  private static void put(String key, String value) {
+    if (value != null) {
+      MDC.put(key, value);
     }
   }
 }

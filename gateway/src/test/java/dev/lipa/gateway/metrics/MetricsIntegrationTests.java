@@ -14,15 +14,11 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.test.context.TestPropertySource;
 
 /**
  * The gateway's metrics: on its management port only, never on the public one in any spelling, requests timed by
- * route and status with no raw path or id in a tag, and rate-limit refusals counted by route. A context of its own
- * (the property below): a gateway context another test class closes takes Reactor Netty's shared resources with it,
- * and with them a cached context's management server.
+ * route and status with no raw path or id in a tag, and rate-limit refusals counted by route.
  */
-@TestPropertySource(properties = "lipa.test.context=gateway-metrics")
 class MetricsIntegrationTests extends GatewayIntegrationTest {
 
   private TestHttp management() {

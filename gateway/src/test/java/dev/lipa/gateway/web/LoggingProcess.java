@@ -39,6 +39,9 @@ public class LoggingProcess {
       }
     }
     access.info(LAST_ACCESS_LINE);
+    // the access line is written by the queue's thread: drained first, so the gateway's line is the file's last one
+    // (otherwise a roll-over between the two could leave either in the older file)
+    drained();
     gateway.warn(LAST_GATEWAY_LINE);
     drained();
     context.close();

@@ -1,6 +1,7 @@
 package dev.lipa.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,6 +29,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -62,8 +65,16 @@ class PlatformSystemTests {
 
   private static HttpServer merchant;
   private static final BlockingQueue<String> callbacks = new LinkedBlockingQueue<>();
+  /** The traceparent each callback POST carried, by its body. */
+  private static final Map<String, String> callbackTraceparents = new ConcurrentHashMap<>();
+  /** Every access token this test was issued: none may appear in a log line or a span. */
+  private static final Set<String> issuedTokens = ConcurrentHashMap.newKeySet();
+  /** The platform exports its spans here (LIPA_OTLP_ENDPOINT), every one sampled (LIPA_TRACING_SAMPLING=1.0). */
+  private static OtlpReceiver traces;
   private static TestHttp gateway;
   private static String requestId;
+  /** The trace id the gateway returned for the STK push of {@code stkPushGoesFromTokenToCallbackThroughTheGateway}. */
+  private static String stkTraceId;
 
   @BeforeAll
   static void startPlatform() throws Exception {
@@ -76,11 +87,19 @@ class PlatformSystemTests {
     }
     ENV.put("LIPA_COLLECTIONS_SANDBOX_OUTCOMEDELAY", "300ms");
     ENV.put("LIPA_PROMETHEUS_SCRAPE_INTERVAL", "2s");
+    traces = OtlpReceiver.start();
+    ENV.put("LIPA_OTLP_ENDPOINT", traces.endpoint());
+    ENV.put("LIPA_TRACING_SAMPLING", "1.0");
 
     merchant = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     merchant.createContext("/callbacks", exchange -> {
       try (InputStream body = exchange.getRequestBody()) {
-        callbacks.add(new String(body.readAllBytes(), StandardCharsets.UTF_8));
+        String text = new String(body.readAllBytes(), StandardCharsets.UTF_8);
+        String traceparent = exchange.getRequestHeaders().getFirst("traceparent");
+        if (traceparent != null) {
+          callbackTraceparents.put(text, traceparent);
+        }
+        callbacks.add(text);
       }
       exchange.sendResponseHeaders(204, -1);
       exchange.close();
@@ -108,6 +127,9 @@ class PlatformSystemTests {
       if (merchant != null) {
         merchant.stop(0);
       }
+      if (traces != null) {
+        traces.close();
+      }
     }
   }
 
@@ -133,6 +155,7 @@ class PlatformSystemTests {
         "accountReference", "INV42",
         "callbackUrl", callbackUrl)), TestHttp.bearer(token));
     assertThat(created.status()).as(created.body()).isEqualTo(201);
+    stkTraceId = created.headers().firstValue("X-Trace-Id").orElseThrow();
     JsonNode data = created.json().path("data");
     requestId = data.path("requestId").asString();
     assertThat(data.path("phoneNumber").asString()).isEqualTo("254708374149");
@@ -145,10 +168,66 @@ class PlatformSystemTests {
     assertThat(body.path("status").asString()).isEqualTo("SUCCESS");
     assertThat(body.path("amount").decimalValue()).isEqualByComparingTo("150");
     assertThat(body.path("phoneNumber").asString()).isEqualTo("254708374149");
+    // the merchant's callback continues the trace the gateway started for the push, and returned to the caller
+    assertThat(callbackTraceparents.get(callback)).as("the callback's traceparent")
+        .matches("00-" + stkTraceId + "-[0-9a-f]{16}-[0-9a-f]{2}");
 
     TestHttp.Response list = gateway.get("/api/sandbox/v1/stk/all", TestHttp.bearer(token));
     assertThat(list.status()).isEqualTo(200);
     assertThat(list.json().path("data").findValuesAsString("uuid")).contains(requestId);
+  }
+
+  /**
+   * One STK push is one trace: the spans every process exported for the trace id the gateway returned cover the
+   * gateway, collections-service's HTTP request, its outbox relay and its Kafka listener (the sandbox rail), and the
+   * callback dispatcher's intake and its POST to the merchant.
+   */
+  @Test
+  @Order(3)
+  void oneStkPushIsOneTraceFromTheGatewayToItsCallback() {
+    assertThat(stkTraceId).as("the STK push of the earlier step").isNotNull();
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+      List<OtlpReceiver.ReceivedSpan> trace = traces.trace(stkTraceId);
+      assertThat(trace).as("spans of trace %s", stkTraceId)
+          .anySatisfy(span -> assertThat(span).returns("gateway", OtlpReceiver.ReceivedSpan::service)
+              .returns("SPAN_KIND_SERVER", OtlpReceiver.ReceivedSpan::kind))
+          .anySatisfy(span -> assertThat(span).returns("collections-service", OtlpReceiver.ReceivedSpan::service)
+              .returns("SPAN_KIND_SERVER", OtlpReceiver.ReceivedSpan::kind))
+          .anySatisfy(span -> assertThat(span).returns("collections-service", OtlpReceiver.ReceivedSpan::service)
+              .returns("outbox relay", OtlpReceiver.ReceivedSpan::name))
+          .anySatisfy(span -> assertThat(span).returns("collections-service", OtlpReceiver.ReceivedSpan::service)
+              .returns("SPAN_KIND_CONSUMER", OtlpReceiver.ReceivedSpan::kind))
+          .anySatisfy(span -> assertThat(span).returns("callback-dispatcher", OtlpReceiver.ReceivedSpan::service)
+              .returns("SPAN_KIND_CONSUMER", OtlpReceiver.ReceivedSpan::kind))
+          .anySatisfy(span -> assertThat(span).returns("callback-dispatcher", OtlpReceiver.ReceivedSpan::service)
+              .returns("callback POST", OtlpReceiver.ReceivedSpan::name));
+    });
+    // the callback POST's own span is the parent the merchant saw in traceparent
+    String callbackSpan = callbackTraceparents.values().stream().filter(t -> t.contains(stkTraceId)).findFirst()
+        .orElseThrow().split("-")[2];
+    assertThat(traces.trace(stkTraceId)).anySatisfy(span -> assertThat(span.spanId()).isEqualTo(callbackSpan));
+  }
+
+  /**
+   * A client's own trace context is not adopted at the edge: the push is answered under a new trace, and nothing the
+   * platform exported belongs to the client's trace id.
+   */
+  @Test
+  @Order(3)
+  void aClientsTraceparentIsNotAdoptedAtTheEdge() throws Exception {
+    String forced = "0af7651916cd43dd8448eb211c80319c";
+    Map<String, String> headers = new HashMap<>(TestHttp.bearer(token()));
+    headers.put("traceparent", "00-" + forced + "-b7ad6b7169203331-01");
+    TestHttp.Response created = gateway.postJson("/api/sandbox/v1/stk/new", TestHttp.json(Map.of(
+        "description", "Order 43", "phoneNumber", "0708374149", "amount", 10, "accountReference", "INV43",
+        "callbackUrl", "http://127.0.0.1:" + merchant.getAddress().getPort() + "/callbacks")), headers);
+
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    String traceId = created.headers().firstValue("X-Trace-Id").orElseThrow();
+    assertThat(traceId).isNotEqualTo(forced);
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+        .until(() -> traces.trace(traceId).stream().anyMatch(span -> span.service().equals("collections-service")));
+    assertThat(traces.trace(forced)).as("spans in the client's trace").isEmpty();
   }
 
   @Test
@@ -374,13 +453,118 @@ class PlatformSystemTests {
     assertThat(Files.readString(logs.resolve("seed.log"))).contains("sandbox credentials still valid");
   }
 
+  /**
+   * Issue 16's hygiene rule, over every log file of every process and every span they exported: after real traffic
+   * (tokens issued, STK pushes, a hosted checkout paid by card with a test card number, lists filtered by phone
+   * number), no line holds the seeded API secret, an issued access or refresh token, the operator token, the master
+   * key, the test card number or a full phone number. A finding names the file, the line and what it held, never the
+   * value itself.
+   */
+  @Test
+  @Order(11)
+  void noLogLineNorSpanHoldsASecretATokenACardNumberOrAFullPhoneNumber() throws Exception {
+    JsonNode credentials = credentials();
+    TestHttp.Response issued = gateway.postJson("/api/v1/get-token", TestHttp.json(Map.of(
+        "apiKey", credentials.path("apiKey").asString(),
+        "apiSecret", credentials.path("apiSecret").asString())), Map.of());
+    assertThat(issued.status()).isEqualTo(200);
+    String refreshToken = issued.json().path("data").path("refresh_token").asString();
+    String token = issued.json().path("data").path("access_token").asString();
+    issuedTokens.add(token);
+    String callbackUrl = "http://127.0.0.1:" + merchant.getAddress().getPort() + "/callbacks";
+    // a hosted checkout paid by card, with the customer's phone number on the session
+    TestHttp.Response session = gateway.postJson("/api/sandbox/v1/checkout-sessions", """
+        {"amount":1500,"currency":"KES","description":"Order 44","successUrl":"https://shop.example/ok",
+         "cancelUrl":"https://shop.example/cancel","paymentMethods":["CARD","MPESA_STK"],"externalReference":"ORD-44",
+         "customerPhone":"+254712345678","callbackUrl":"%s"}""".formatted(callbackUrl), TestHttp.bearer(token));
+    assertThat(session.status()).as(session.body()).isEqualTo(201);
+    TestHttp.Response paid = gateway.postJson("/checkout/" + session.json().path("checkoutRef").asString() + "/card",
+        "{\"cardNumber\":\"4242424242424242\",\"expiry\":\"12/39\",\"cvc\":\"123\"}", Map.of());
+    assertThat(paid.status()).as(paid.body()).isEqualTo(200);
+    assertThat(paid.json().path("status").asString()).isEqualTo("SUCCEEDED");
+    // an STK push, and lists filtered by phone number (in the query string, where a log could pick it up)
+    assertThat(gateway.postJson("/api/sandbox/v1/stk/new", TestHttp.json(Map.of("description", "Order 45",
+        "phoneNumber", "254708374149", "amount", 20, "accountReference", "INV45", "callbackUrl", callbackUrl)),
+        TestHttp.bearer(token)).status()).isEqualTo(201);
+    assertThat(gateway.get("/api/sandbox/v1/stk/all?phoneNumber=254708374149", TestHttp.bearer(token)).status())
+        .isLessThan(500);
+    assertThat(gateway.get("/api/sandbox/v1/stk/all?phoneNumber=0708374149", TestHttp.bearer(token)).status())
+        .isLessThan(500);
+    assertThat(gateway.postJson("/api/v1/refresh-token", TestHttp.json(Map.of("refresh_token", refreshToken)),
+        Map.of()).status()).isLessThan(500);
+    // what the services log and export for all of it has had time to reach the files and the receiver
+    Thread.sleep(8000);
+
+    Map<String, String> secrets = new LinkedHashMap<>();
+    secrets.put("the sandbox API secret", credentials.path("apiSecret").asString());
+    secrets.put("a refresh token", refreshToken);
+    secrets.put("the operator token", Files.readString(VAR.resolve("operator-token")).strip());
+    secrets.put("the master key", Files.readString(VAR.resolve("master-key")).strip().substring("k1:".length()));
+    secrets.put("the test card number", "4242424242424242");
+    secrets.put("the test card number, grouped", "4242 4242 4242 4242");
+    secrets.put("a full phone number (254708374149)", "254708374149");
+    secrets.put("a full phone number (0708374149)", "0708374149");
+    secrets.put("a full phone number (254712345678)", "254712345678");
+    int n = 0;
+    for (String issuedToken : issuedTokens) {
+      secrets.put("access token #" + ++n, issuedToken);
+      // a JWT's signature alone is enough to be a leak
+      secrets.put("access token #" + n + "'s signature", issuedToken.substring(issuedToken.lastIndexOf('.') + 1));
+    }
+    secrets.values().forEach(value -> assertThat(value).as("a secret to look for").hasSizeGreaterThanOrEqualTo(10));
+
+    List<Path> files;
+    try (var walk = Files.walk(VAR.resolve("logs"))) {
+      files = walk.filter(Files::isRegularFile).sorted().toList();
+    }
+    assertThat(files).as("log files").isNotEmpty();
+    // the search itself finds a planted line, and names its file and line
+    Path planted = Files.createTempFile(VAR, "planted", ".log");
+    Files.writeString(planted, "a line\n{\"message\":\"card " + secrets.get("the test card number") + "\"}\n");
+    assertThat(findings(List.of(planted), secrets)).containsExactly(
+        VAR.relativize(planted) + ":2 holds the test card number");
+    Files.delete(planted);
+
+    List<String> findings = findings(files, secrets);
+    for (OtlpReceiver.ReceivedSpan span : traces.spans()) {
+      for (Map.Entry<String, String> secret : secrets.entrySet()) {
+        if (span.name().contains(secret.getValue())
+            || span.attributes().values().stream().anyMatch(v -> v.contains(secret.getValue()))) {
+          findings.add("span " + span.service() + " \"" + span.name() + "\" (attributes " + span.attributes().keySet()
+              + ") holds " + secret.getKey());
+        }
+      }
+    }
+    assertThat(traces.spans()).as("spans exported").isNotEmpty();
+    assertThat(findings).as("secrets, tokens, card numbers and phone numbers in %d log files and %d spans",
+        files.size(), traces.spans().size()).isEmpty();
+  }
+
+  /** Every line of these files that holds one of the secrets: "file:line holds what", never the value itself. */
+  private static List<String> findings(List<Path> files, Map<String, String> secrets) throws IOException {
+    List<String> findings = new ArrayList<>();
+    for (Path file : files) {
+      List<String> lines = Files.readAllLines(file, StandardCharsets.ISO_8859_1);
+      for (int i = 0; i < lines.size(); i++) {
+        for (Map.Entry<String, String> secret : secrets.entrySet()) {
+          if (lines.get(i).contains(secret.getValue())) {
+            findings.add(VAR.relativize(file) + ":" + (i + 1) + " holds " + secret.getKey());
+          }
+        }
+      }
+    }
+    return findings;
+  }
+
   private static String token() throws IOException {
     JsonNode credentials = credentials();
     TestHttp.Response response = gateway.postJson("/api/v1/get-token", TestHttp.json(Map.of(
         "apiKey", credentials.path("apiKey").asString(),
         "apiSecret", credentials.path("apiSecret").asString())), Map.of());
     assertThat(response.status()).as(response.body()).isEqualTo(200);
-    return response.json().path("data").path("access_token").asString();
+    String token = response.json().path("data").path("access_token").asString();
+    issuedTokens.add(token);
+    return token;
   }
 
   private static JsonNode credentials() throws IOException {

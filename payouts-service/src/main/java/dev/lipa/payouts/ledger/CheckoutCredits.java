@@ -8,11 +8,13 @@ import dev.lipa.common.json.Money;
 import dev.lipa.common.kafka.UnprocessableRecordException;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
+import io.micrometer.observation.ObservationRegistry;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
@@ -41,8 +43,10 @@ class CheckoutCredits {
 
   private final Ledger ledger;
   private final JsonMapper json;
+  private final ObservationRegistry observations;
 
-  CheckoutCredits(Ledger ledger, JsonMapper json) {
+  CheckoutCredits(Ledger ledger, JsonMapper json, ObjectProvider<ObservationRegistry> observations) {
+    this.observations = observations.getIfAvailable(() -> ObservationRegistry.NOOP);
     this.ledger = ledger;
     this.json = json;
   }
@@ -52,7 +56,7 @@ class CheckoutCredits {
   void onCheckoutEvents(List<ConsumerRecord<String, String>> records) {
     // store failures propagate: the container retries the batch uncommitted, and the movement ids keep it harmless; a
     // record that can never be a credit goes to this consumer's dead letters alone (RecordBatches)
-    RecordBatches.readThenApply(records, this::read, credits -> {
+    RecordBatches.readThenApply(observations, GROUP, records, this::read, credits -> {
       List<Movement> applied = ledger.creditAll(credits);
       log.debug("credited {} of {} card payments ({} records)", applied.size(), credits.size(), records.size());
     });

@@ -8,10 +8,12 @@ import dev.lipa.common.kafka.UnprocessableRecordException;
 import dev.lipa.common.json.Money;
 import dev.lipa.payouts.money.Currency;
 import java.math.BigDecimal;
+import io.micrometer.observation.ObservationRegistry;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
@@ -46,8 +48,10 @@ class CollectionCredits {
 
   private final Ledger ledger;
   private final JsonMapper json;
+  private final ObservationRegistry observations;
 
-  CollectionCredits(Ledger ledger, JsonMapper json) {
+  CollectionCredits(Ledger ledger, JsonMapper json, ObjectProvider<ObservationRegistry> observations) {
+    this.observations = observations.getIfAvailable(() -> ObservationRegistry.NOOP);
     this.ledger = ledger;
     this.json = json;
   }
@@ -57,7 +61,7 @@ class CollectionCredits {
   void onCollectionEvents(List<ConsumerRecord<String, String>> records) {
     // store failures propagate: the container retries the batch uncommitted, and the movement ids keep it harmless; a
     // record that can never be a credit goes to this consumer's dead letters alone (RecordBatches)
-    RecordBatches.readThenApply(records, this::credit, credits -> {
+    RecordBatches.readThenApply(observations, GROUP, records, this::credit, credits -> {
       List<Movement> applied = ledger.creditAll(credits);
       log.debug("credited {} of {} collection events ({} records)", applied.size(), credits.size(), records.size());
     });

@@ -9,6 +9,7 @@ import dev.lipa.common.once.CreateOnce;
 import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Origin;
+import dev.lipa.common.tracing.LogContext;
 import dev.lipa.payouts.ledger.Ledger;
 import dev.lipa.payouts.money.Currency;
 import dev.lipa.payouts.payout.rail.PayoutOrder;
@@ -85,6 +86,13 @@ public class Payouts implements PayoutOutcomeHandler {
    */
   public Creation<Payout> accept(OrganisationId organisationId, PayoutRequest request, Origin origin) {
     RequestId requestId = RequestId.random();
+    try (LogContext context = LogContext.payment(organisationId, requestId)) {
+      return accept(organisationId, request, origin, requestId);
+    }
+  }
+
+  private Creation<Payout> accept(OrganisationId organisationId, PayoutRequest request, Origin origin,
+      RequestId requestId) {
     Creation<Payout> creation = CreateOnce.<Payout>of(origin)
         .byReference(request.referenceId(),
             reference -> store.findByReference(organisationId, request.kind(), reference))

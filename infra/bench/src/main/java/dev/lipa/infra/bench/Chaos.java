@@ -73,7 +73,13 @@ public final class Chaos {
     String firstGateway = options.gateways().getFirst();
     ChaosProcesses processes = new ChaosProcesses(options.var(), options.platformCommand());
     List<String> running = processes.running();
-    List<ChaosFault> faults = options.sustainRates().isEmpty() ? ChaosFault.plan(options, running) : List.of();
+    List<ChaosFault> faults;
+    try {
+      faults = options.sustainRates().isEmpty() ? ChaosFault.plan(options, running) : List.of();
+    } catch (IllegalArgumentException e) {
+      System.err.println("chaos: " + e.getMessage());
+      return 2;
+    }
     ExecutorService clientExecutor = Executors.newVirtualThreadPerTaskExecutor();
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5)).executor(clientExecutor).build();

@@ -2,6 +2,7 @@ package dev.lipa.infra.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One fault of {@code ./platform chaos}: what is done to which processes, and for how long. The times of the run are
@@ -59,7 +60,7 @@ final class ChaosFault {
       faults.add(new ChaosFault("rolling restart of collections-service", Kind.ROLLING_RESTART,
           services.stream().filter(c -> c.startsWith("collections-service")).toList(), 0));
       faults.removeIf(f -> f.components.isEmpty());
-      return faults;
+      return only(faults, options.only());
     }
     for (String broker : brokers) {
       faults.add(new ChaosFault("kill broker " + broker, Kind.KILL, List.of(broker), kill));
@@ -82,7 +83,25 @@ final class ChaosFault {
     faults.add(new ChaosFault("rolling restart of every service", Kind.ROLLING_RESTART,
         services.stream().filter(c -> !c.startsWith("gateway")).toList(), 0));
     faults.removeIf(f -> f.components.isEmpty());
-    return faults;
+    return only(faults, options.only());
+  }
+
+  /**
+   * The faults whose name contains one of the words ({@code --only}); all of them when there is none.
+   *
+   * @throws IllegalArgumentException when a word matches no planned fault (a typo would otherwise run nothing)
+   */
+  private static List<ChaosFault> only(List<ChaosFault> faults, List<String> words) {
+    if (words.isEmpty()) {
+      return faults;
+    }
+    for (String word : words) {
+      if (faults.stream().noneMatch(f -> f.name.toLowerCase(Locale.ROOT).contains(word))) {
+        throw new IllegalArgumentException("--only " + word + ": no planned fault's name contains it (planned: "
+            + faults.stream().map(f -> f.name).toList() + ")");
+      }
+    }
+    return faults.stream().filter(f -> words.stream().anyMatch(f.name.toLowerCase(Locale.ROOT)::contains)).toList();
   }
 
   private static void addIf(List<ChaosFault> faults, List<String> running, ChaosFault fault) {

@@ -21,7 +21,8 @@ record ChaosOptions(
     long timeoutMillis,
     int connections,
     List<Double> sustainRates,
-    long stepMillis) {
+    long stepMillis,
+    List<String> only) {
 
   static final String USAGE = """
       usage: ./platform chaos [options]   (against the running local cluster: ./platform up --cluster first)
@@ -44,6 +45,8 @@ record ChaosOptions(
                                   rate after the warm-up (every request accepted, p99 < 1 s, every callback within
                                   30 s of the step's end); the chaos run's --rate is meant to be half of it
         --step-seconds 60         how long each --sustain step offers its rate
+        --only rolling,store      only the planned faults whose name contains one of these words (case ignored),
+                                  e.g. to repeat one fault of the long run; a word that matches none is an error
         --var <dir> --mongo <uri> --platform <script> --gateways <url,url>   (./platform passes these)
       Exit status 1 when (--sustain) no rate was sustained, or when an acknowledged payment was lost, a callback is missing or came twice as new ones, a
       payment has no final state, a ledger account differs from the sum of its movements, or a request failed
@@ -74,6 +77,7 @@ record ChaosOptions(
     int connections = 64;
     List<Double> sustain = List.of();
     long step = 60;
+    List<String> only = List.of();
     for (int i = 0; i < args.length; i++) {
       String option = args[i];
       if (option.equals("--help") || option.equals("-h")) {
@@ -104,6 +108,7 @@ record ChaosOptions(
         case "--connections" -> connections = (int) number(option, value, 1, 1024);
         case "--sustain" -> sustain = rates(option, value);
         case "--step-seconds" -> step = (long) number(option, value, 10, 1800);
+        case "--only" -> only = words(option, value);
         default -> throw new UsageException("unknown option " + option);
       }
     }
@@ -112,20 +117,38 @@ record ChaosOptions(
     }
     return new ChaosOptions(var, mongo, platform, gateways, rate, shortRun, kill * 1000, pause * 1000,
         allBrokers * 1000, calm * 1000, warmup * 1000, grace * 1000, timeout * 1000, connections, sustain,
-        step * 1000);
+        step * 1000, only);
+  }
+
+  /** At most 20 non-empty words of at most 40 characters, lower-cased. */
+  private static List<String> words(String option, String value) throws UsageException {
+    List<String> words = new java.util.ArrayList<>();
+    for (String part : listOfAtMost20(option, value, "words")) {
+      String word = part.toLowerCase(java.util.Locale.ROOT);
+      if (word.isEmpty() || word.length() > 40) {
+        throw new UsageException(option + " " + value + ": expected words of 1 to 40 characters, separated by commas");
+      }
+      words.add(word);
+    }
+    return List.copyOf(words);
   }
 
   /** At most 20 rates, each from 1 to 5000 per second, in the order given. */
   private static List<Double> rates(String option, String value) throws UsageException {
-    String[] parts = value.split(",", -1);
-    if (parts.length > 20) {
-      throw new UsageException(option + ": at most 20 rates");
-    }
     List<Double> rates = new java.util.ArrayList<>();
-    for (String part : parts) {
-      rates.add(number(option, part.strip(), 1, 5000));
+    for (String part : listOfAtMost20(option, value, "rates")) {
+      rates.add(number(option, part, 1, 5000));
     }
     return List.copyOf(rates);
+  }
+
+  /** The comma-separated parts of a value, stripped (empty ones kept, for the caller to refuse). */
+  private static List<String> listOfAtMost20(String option, String value, String what) throws UsageException {
+    String[] parts = value.split(",", -1);
+    if (parts.length > 20) {
+      throw new UsageException(option + ": at most 20 " + what);
+    }
+    return Arrays.stream(parts).map(String::strip).toList();
   }
 
   private static double number(String option, String value, double min, double max) throws UsageException {

@@ -118,6 +118,23 @@ class ChaosTests {
   }
 
   @Test
+  void onlyKeepsThePlannedFaultsNamingOneOfItsWordsAndRefusesAWordThatNamesNone() throws Exception {
+    assertThat(ChaosFault.plan(options("--only", "Rolling, store"), CLUSTER)).extracting(f -> f.name)
+        .containsExactly("pause the store", "rolling restart of every service");
+    assertThat(ChaosFault.plan(options("--short", "--only", "kill"), CLUSTER)).extracting(f -> f.kind)
+        .containsExactly(ChaosFault.Kind.KILL);
+    assertThat(ChaosFault.plan(options("--only", "kafka-3"), CLUSTER)).extracting(f -> f.name)
+        .containsExactly("kill broker kafka-3");
+
+    assertThatThrownBy(() -> ChaosFault.plan(options("--only", "rolling,gateway-9"), CLUSTER))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("gateway-9");
+    for (String bad : List.of("", ",", "rolling,,store", "x".repeat(41), "a,".repeat(20) + "b")) {
+      assertThatThrownBy(() -> options("--only", bad)).as(bad).isInstanceOf(ChaosOptions.UsageException.class);
+    }
+    assertThat(options().only()).isEmpty();
+  }
+
+  @Test
   void aWindowLastsUntilTheFirstCalmSecondAfterTheRepairAndAFailureOutsideEveryWindowIsFound() {
     long t0 = 1_000_000;
     ChaosFault fault = new ChaosFault("kill broker kafka-2", ChaosFault.Kind.KILL, List.of("kafka-2"), 5000);

@@ -60,7 +60,10 @@ class ComposeFileTests {
     for (String service : Repository.SERVICES) {
       Map<String, Object> env = HelmChartTests.map(at(service(service), "environment"));
       assertThat(env).as(service).containsEntry("PORT", String.valueOf(ports.get(service)))
-          .containsEntry("LIPA_BIND_ADDRESS", "0.0.0.0");
+          .containsEntry("LIPA_BIND_ADDRESS", "0.0.0.0")
+          // traces sampled at the platform's rate, exported only when the shell names a collector; JSON consoles
+          .containsEntry("LIPA_TRACING_SAMPLING", "0.1").containsEntry("LIPA_OTLP_ENDPOINT", "")
+          .containsEntry("LOGGING_STRUCTURED_FORMAT_CONSOLE", "ecs");
       assertThat((String) at(service(service), "image")).as(service).endsWith("/lipa-" + service + ":0.1.0-SNAPSHOT");
       assertThat(at(service(service), "user")).as(service).isEqualTo("10001:10001");
       assertThat(String.valueOf(env.get("JAVA_TOOL_OPTIONS"))).as(service).contains("-XX:MaxRAMPercentage=");
@@ -153,7 +156,8 @@ class ComposeFileTests {
     Map<String, String> env = new HashMap<>(environment);
     // nothing of the caller's environment changes what the file resolves to
     for (String variable : List.of("LIPA_REGISTRY", "LIPA_TAG", "GATEWAY_PORT", "KAFKA_IMAGE", "MONGO_IMAGE",
-        "LIPA_CALLBACKS_ALLOW_PRIVATE_TARGETS", "LIPA_CHECKOUT_PUBLIC_BASE_URL", "LIPA_SPRING_PROFILES")) {
+        "LIPA_CALLBACKS_ALLOW_PRIVATE_TARGETS", "LIPA_CHECKOUT_PUBLIC_BASE_URL", "LIPA_SPRING_PROFILES",
+        "LIPA_TRACING_SAMPLING", "LIPA_OTLP_ENDPOINT")) {
       env.putIfAbsent(variable, null);
     }
     return Tools.run(file.getParent(), env, 60, List.of("docker-compose", "-f", file.toString(), "config"));

@@ -74,6 +74,23 @@ class HelmChartTests {
   }
 
   @Test
+  void tracesAreExportedOnlyWhereACollectorIsNamedAndEveryPodLogsJson() {
+    for (String service : Repository.SERVICES) {
+      assertThat(configMap(service)).as(service).doesNotContainKey("LIPA_OTLP_ENDPOINT")
+          .containsEntry("LIPA_TRACING_SAMPLING", "0.1").containsEntry("LOGGING_STRUCTURED_FORMAT_CONSOLE", "ecs");
+    }
+
+    RenderedChart named = RenderedChart.render(Map.of("tracing.otlpEndpoint",
+        "http://otel-collector.observability:4318/v1/traces", "tracing.sampling", "0.25"));
+
+    for (String service : Repository.SERVICES) {
+      assertThat(map(at(named.get("ConfigMap", service + "-config"), "data"))).as(service)
+          .containsEntry("LIPA_OTLP_ENDPOINT", "http://otel-collector.observability:4318/v1/traces")
+          .containsEntry("LIPA_TRACING_SAMPLING", "0.25");
+    }
+  }
+
+  @Test
   void aPortMovedAwayFromThePortTableIsCaught() {
     RenderedChart moved = RenderedChart.render(Map.of("services.payouts-service.port", 9084));
 

@@ -5,10 +5,13 @@ import dev.lipa.collections.stk.rail.StkOutcomeHandler;
 import dev.lipa.collections.stk.rail.StkPrompt;
 import dev.lipa.collections.stk.rail.StkRail;
 import dev.lipa.common.sandbox.DelayedTasks;
+import dev.lipa.common.tracing.LogContext;
+import dev.lipa.common.tracing.TraceContexts;
 import java.time.Clock;
 import java.time.ZoneId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
@@ -27,8 +30,10 @@ public class SandboxStkRail implements StkRail, AutoCloseable {
   private final Clock clock;
   private final ZoneId zone;
   private final DelayedTasks timers;
+  private final TraceContexts tracing;
 
-  public SandboxStkRail(StkOutcomeHandler outcomes, CollectionsProperties properties, Clock clock) {
+  public SandboxStkRail(StkOutcomeHandler outcomes, CollectionsProperties properties, Clock clock, ObjectProvider<TraceContexts> tracing) {
+    this.tracing = tracing.getIfAvailable(() -> TraceContexts.NONE);
     this.outcomes = outcomes;
     this.clock = clock;
     this.zone = properties.zone();
@@ -37,7 +42,7 @@ public class SandboxStkRail implements StkRail, AutoCloseable {
 
   @Override
   public void sendPrompt(StkPrompt prompt) {
-    if (!timers.schedule(() -> report(prompt))) {
+    if (!timers.schedule(tracing.carry(() -> report(prompt)))) {
       log.info("sandbox rail stopping; the overdue sweep will answer STK push {}", prompt.requestId());
     }
   }
@@ -48,7 +53,7 @@ public class SandboxStkRail implements StkRail, AutoCloseable {
   }
 
   private void report(StkPrompt prompt) {
-    try {
+    try (LogContext context = LogContext.payment(prompt.organisationId(), prompt.requestId())) {
       outcomes.apply(SandboxOutcomes.decide(prompt, clock.instant(), zone));
     } catch (RuntimeException e) {
       log.warn("sandbox outcome of STK push {} not applied; the overdue sweep will retry: {}", prompt.requestId(),

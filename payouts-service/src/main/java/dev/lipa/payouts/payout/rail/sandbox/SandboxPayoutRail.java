@@ -1,14 +1,17 @@
 package dev.lipa.payouts.payout.rail.sandbox;
 
+import dev.lipa.common.sandbox.DelayedTasks;
+import dev.lipa.common.tracing.LogContext;
+import dev.lipa.common.tracing.TraceContexts;
 import dev.lipa.payouts.PayoutsProperties;
 import dev.lipa.payouts.payout.rail.PayoutOrder;
 import dev.lipa.payouts.payout.rail.PayoutOutcomeHandler;
 import dev.lipa.payouts.payout.rail.PayoutRail;
-import dev.lipa.common.sandbox.DelayedTasks;
 import java.time.Clock;
 import java.time.ZoneId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
@@ -27,8 +30,10 @@ public class SandboxPayoutRail implements PayoutRail, AutoCloseable {
   private final Clock clock;
   private final ZoneId zone;
   private final DelayedTasks timers;
+  private final TraceContexts tracing;
 
-  public SandboxPayoutRail(PayoutOutcomeHandler outcomes, PayoutsProperties properties, Clock clock) {
+  public SandboxPayoutRail(PayoutOutcomeHandler outcomes, PayoutsProperties properties, Clock clock, ObjectProvider<TraceContexts> tracing) {
+    this.tracing = tracing.getIfAvailable(() -> TraceContexts.NONE);
     this.outcomes = outcomes;
     this.clock = clock;
     this.zone = properties.zone();
@@ -37,7 +42,7 @@ public class SandboxPayoutRail implements PayoutRail, AutoCloseable {
 
   @Override
   public void pay(PayoutOrder order) {
-    if (!timers.schedule(() -> report(order))) {
+    if (!timers.schedule(tracing.carry(() -> report(order)))) {
       log.info("sandbox payout rail stopping; the overdue sweep will answer payout {}", order.requestId());
     }
   }
@@ -48,7 +53,7 @@ public class SandboxPayoutRail implements PayoutRail, AutoCloseable {
   }
 
   private void report(PayoutOrder order) {
-    try {
+    try (LogContext context = LogContext.payment(order.organisationId(), order.requestId())) {
       outcomes.apply(SandboxPayoutOutcomes.decide(order, clock.instant(), zone));
     } catch (RuntimeException e) {
       log.warn("sandbox outcome of payout {} not applied; the overdue sweep will retry: {}", order.requestId(),
