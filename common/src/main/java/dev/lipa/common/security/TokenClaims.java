@@ -17,6 +17,11 @@ public final class TokenClaims {
    * revoking the key revokes its tokens at every verifier.
    */
   public static final String API_KEY = "api_key";
+  /**
+   * Claim on access and refresh tokens naming the environment of the API key that minted them ({@code sandbox} or
+   * {@code live}: {@link dev.lipa.common.environment.Environment}); a token without it is a sandbox token.
+   */
+  public static final String ENVIRONMENT = "env";
   public static final String ACCESS = "access";
   public static final String REFRESH = "refresh";
   public static final String DEFAULT_ISSUER = "lipa-auth";

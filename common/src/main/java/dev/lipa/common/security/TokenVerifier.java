@@ -7,6 +7,7 @@ import com.nimbusds.jose.crypto.ECDSAVerifier;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import dev.lipa.common.environment.Environment;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
@@ -174,9 +175,15 @@ public class TokenVerifier {
     Integer requestsPerSecond = rps instanceof Number n && n.longValue() > 0 && n.longValue() <= Integer.MAX_VALUE
         ? n.intValue() : null;
     Object apiKey = claims.getClaim(TokenClaims.API_KEY);
+    Environment environment;
+    try {
+      environment = Environment.fromClaim(claims.getClaim(TokenClaims.ENVIRONMENT));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidTokenException("unknown environment");
+    }
     return new VerifiedToken(subject, claims.getJWTID(), expectedType, family == null ? null : family.toString(),
         exp.toInstant(), requestsPerSecond, apiKey instanceof String named && !named.isBlank() ? named : null,
-        iat.toInstant());
+        iat.toInstant(), environment);
   }
 
   private record Cached(VerifiedToken token, Instant until, long generation) {

@@ -180,6 +180,6 @@ class RevocationFeedTests {
 
   private static VerifiedToken token(String apiKey) {
     Instant now = Instant.now();
-    return new VerifiedToken("org-1", "jti", TokenClaims.ACCESS, null, now.plusSeconds(300), null, apiKey, now);
+    return new VerifiedToken("org-1", "jti", TokenClaims.ACCESS, null, now.plusSeconds(300), null, apiKey, now, null);
   }
 }

@@ -84,6 +84,6 @@ class RevocationListTests {
 
   private static VerifiedToken token(String organisationId, String apiKey, Instant issuedAt) {
     return new VerifiedToken(organisationId, "jti", TokenClaims.ACCESS, null, issuedAt.plusSeconds(300), null, apiKey,
-        issuedAt);
+        issuedAt, null);
   }
 }

@@ -12,6 +12,7 @@ import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
+import dev.lipa.common.environment.Environment;
 import dev.lipa.common.testsupport.TestIssuer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -63,6 +64,18 @@ class TokenVerifierTests {
   }
 
   @Test
+  void namesTheEnvironmentOfTheKeyAndTakesATokenWithoutTheClaimForASandboxToken() {
+    VerifiedToken live = verifier.verifyAccess(ISSUER.token("org-e", c -> c.claim(TokenClaims.ENVIRONMENT, "live")));
+    VerifiedToken sandbox = verifier.verifyAccess(ISSUER.token("org-e", c -> c
+        .claim(TokenClaims.ENVIRONMENT, "sandbox")));
+    VerifiedToken unnamed = verifier.verifyAccess(ISSUER.accessToken("org-e"));
+
+    assertThat(live.environment()).isEqualTo(Environment.LIVE);
+    assertThat(sandbox.environment()).isEqualTo(Environment.SANDBOX);
+    assertThat(unnamed.environment()).isEqualTo(Environment.SANDBOX);
+  }
+
+  @Test
   void refusesATokenRevokedAfterItWasVerifiedAndCached() {
     AtomicReference<RevocationList> list =
         new AtomicReference<>(RevocationList.EMPTY);
@@ -103,6 +116,10 @@ class TokenVerifierTests {
         Named.named("refresh token used as access token", issuer -> issuer.token("o", c -> c
             .claim(TokenClaims.TOKEN_TYPE, TokenClaims.REFRESH))),
         Named.named("no subject", issuer -> issuer.token("o", c -> c.subject(null))),
+        Named.named("an environment that does not exist", issuer -> issuer.token("o", c -> c
+            .claim(TokenClaims.ENVIRONMENT, "production"))),
+        Named.named("an environment spelled as a number", issuer -> issuer.token("o", c -> c
+            .claim(TokenClaims.ENVIRONMENT, 1))),
         Named.named("tampered payload", issuer -> {
           String[] parts = issuer.accessToken("victim").split("\\.");
           String other = issuer.accessToken("attacker").split("\\.")[1];
