@@ -14,7 +14,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param audience the {@code aud} of every token; verifiers expect {@code lipa-api}
  * @param accessTokenTtl lifetime of access tokens, reported as {@code expires_in}
  * @param refreshTokenTtl lifetime of refresh tokens, reported as {@code refresh_expires_in}
- * @param environment the environment new organisations belong to
+ * @param environment the {@code environment} new organisations are created with (the label the specification's bank
+ *     records show of an organisation); it does not decide which keys an organisation may hold: each API key names its
+ *     own environment
  * @param zone the zone record times are shown in
  * @param outbox how the organisations' outbox sweeper republishes what a crash left behind (common's
  *     {@link OutboxSettings})

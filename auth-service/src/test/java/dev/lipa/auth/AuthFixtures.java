@@ -43,9 +43,19 @@ public final class AuthFixtures {
         .get("organisationId").asString();
   }
 
+  /** A sandbox key, issued as an operator does without naming an environment. */
   public Credentials issueKey(String organisationId) {
-    TestHttp.Response response = http.send("POST", "/admin/v1/organisations/" + organisationId + "/api-keys", null,
-        operator());
+    return issued(organisationId, http.send("POST", "/admin/v1/organisations/" + organisationId + "/api-keys", null,
+        operator()));
+  }
+
+  /** A key of the named environment ({@code sandbox} or {@code live}). */
+  public Credentials issueKey(String organisationId, String environment) {
+    return issued(organisationId, http.postJson("/admin/v1/organisations/" + organisationId + "/api-keys",
+        TestHttp.json(Map.of("environment", environment)), operator()));
+  }
+
+  private static Credentials issued(String organisationId, TestHttp.Response response) {
     assertThat(response.status()).as(response.body()).isEqualTo(201);
     JsonNode data = response.json().get("data");
     return new Credentials(organisationId, data.get("apiKey").asString(), data.get("apiSecret").asString());

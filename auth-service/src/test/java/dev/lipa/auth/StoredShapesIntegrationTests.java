@@ -142,6 +142,7 @@ class StoredShapesIntegrationTests {
       assertShape(stored(collection("api_keys"), Filters.eq("_id", credentials.apiKey())), """
           _id: string
           createdAt: date_time
+          environment: string
           organisationId: string
           secretHash: binary
           status: string
@@ -153,6 +154,7 @@ class StoredShapesIntegrationTests {
       assertShape(stored(collection("api_keys"), Filters.eq("_id", credentials.apiKey())), """
           _id: string
           createdAt: date_time
+          environment: string
           organisationId: string
           revokedAt: date_time
           secretHash: binary
@@ -193,6 +195,7 @@ class StoredShapesIntegrationTests {
           apiKey: string
           createdAt: date_time
           currentJti: string
+          environment: string
           expiresAt: date_time
           organisationId: string
           revoked: boolean

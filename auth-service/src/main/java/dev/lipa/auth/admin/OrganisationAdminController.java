@@ -1,8 +1,10 @@
 package dev.lipa.auth.admin;
 
 import dev.lipa.auth.AuthProperties;
+import dev.lipa.auth.apikeys.ApiKeySummary;
 import dev.lipa.auth.apikeys.ApiKeys;
 import dev.lipa.auth.apikeys.IssuedApiKey;
+import dev.lipa.auth.apikeys.NewApiKey;
 import dev.lipa.auth.organisations.BankAccountTakenException;
 import dev.lipa.auth.organisations.ConcurrentChangeException;
 import dev.lipa.auth.organisations.NewOrganisation;
@@ -15,6 +17,7 @@ import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.List;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -80,20 +83,33 @@ class OrganisationAdminController {
     }
   }
 
+  /**
+   * Issues a key of the body's {@code environment} ({@link NewApiKey}: no body, or none named, is a sandbox key). Any
+   * organisation may hold keys of both environments: whether a merchant may take live money is the platform team's
+   * decision, made by issuing the live key.
+   */
   @PostMapping("/{organisationId}/api-keys")
-  ResponseEntity<Envelope<IssuedKeyView>> issueKey(@PathVariable OrganisationId organisationId) {
-    IssuedApiKey issued = apiKeys.issue(organisationId);
+  ResponseEntity<Envelope<IssuedKeyView>> issueKey(@PathVariable OrganisationId organisationId,
+      @RequestBody(required = false) JsonNode body) {
+    IssuedApiKey issued = apiKeys.issue(organisationId, NewApiKey.from(body));
     IssuedKeyView view = new IssuedKeyView(issued.apiKey(), issued.apiSecret(), issued.organisationId().value(),
-        RecordTimes.format(issued.createdAt(), zone));
+        issued.environment().claim(), RecordTimes.format(issued.createdAt(), zone));
     // the secret is in this answer and nowhere else: no cache may keep a copy
     return ResponseEntity.status(HttpStatus.CREATED).cacheControl(CacheControl.noStore())
         .body(Envelope.created("API key issued; store the secret now, it cannot be shown again", view));
   }
 
+  /** The organisation's keys, active and revoked, oldest first; never anything of their secrets. */
+  @GetMapping("/{organisationId}/api-keys")
+  Envelope<List<KeyView>> listKeys(@PathVariable OrganisationId organisationId) {
+    return Envelope.ok("OK", apiKeys.list(organisationId).stream().map(key -> KeyView.of(key, zone)).toList());
+  }
+
   @DeleteMapping("/{organisationId}/api-keys/{apiKey}")
   Envelope<RevokedKeyView> revokeKey(@PathVariable OrganisationId organisationId, @PathVariable String apiKey) {
-    apiKeys.revoke(organisationId, apiKey);
-    return Envelope.ok("API key revoked", new RevokedKeyView(apiKey, "REVOKED"));
+    ApiKeySummary revoked = apiKeys.revoke(organisationId, apiKey);
+    return Envelope.ok("API key revoked",
+        new RevokedKeyView(revoked.apiKey(), revoked.status().name(), revoked.environment().claim()));
   }
 
   /**
@@ -108,7 +124,7 @@ class OrganisationAdminController {
   }
 
   /** A key just issued, with its secret, shown this once. */
-  record IssuedKeyView(String apiKey, String apiSecret, String organisationId, String createdAt) {
+  record IssuedKeyView(String apiKey, String apiSecret, String organisationId, String environment, String createdAt) {
 
     @Override
     public String toString() {
@@ -116,7 +132,18 @@ class OrganisationAdminController {
     }
   }
 
-  record RevokedKeyView(String apiKey, String status) {
+  record RevokedKeyView(String apiKey, String status, String environment) {
+  }
+
+  /** A key in a listing: {@code revokedAt} is null while it is active. */
+  record KeyView(String apiKey, String organisationId, String environment, String status, String createdAt,
+      String revokedAt) {
+
+    static KeyView of(ApiKeySummary key, ZoneId zone) {
+      return new KeyView(key.apiKey(), key.organisationId().value(), key.environment().claim(), key.status().name(),
+          RecordTimes.format(key.createdAt(), zone),
+          key.revokedAt() == null ? null : RecordTimes.format(key.revokedAt(), zone));
+    }
   }
 
   /** Every token of the organisation issued up to {@code revokedBefore} (and within its second) is refused. */

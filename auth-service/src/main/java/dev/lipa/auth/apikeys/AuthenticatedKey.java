@@ -1,7 +1,8 @@
 package dev.lipa.auth.apikeys;
 
+import dev.lipa.common.environment.Environment;
 import dev.lipa.common.ids.OrganisationId;
 
-/** A key whose secret matched: the organisation it speaks for. */
-public record AuthenticatedKey(OrganisationId organisationId, String apiKey) {
+/** A key whose secret matched: the organisation it speaks for, and the environment its tokens are for. */
+public record AuthenticatedKey(OrganisationId organisationId, String apiKey, Environment environment) {
 }

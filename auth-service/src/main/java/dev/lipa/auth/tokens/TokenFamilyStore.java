@@ -6,7 +6,9 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Updates;
+import dev.lipa.common.environment.Environment;
 import dev.lipa.common.ids.OrganisationId;
+import org.bson.conversions.Bson;
 import java.time.Instant;
 import java.util.Date;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +24,9 @@ import static com.mongodb.client.model.Filters.eq;
  * token is unspent" is exactly "its jti is the family's {@code currentJti}", and spending it is one compare-and-set
  * on the family document. Keeping the chain in one document costs one write per get-token and one per refresh
  * (instead of a document per token plus a family document) and needs no transaction.
+ *
+ * <p>A family belongs to the environment of the key that started it ({@code environment}; a family started before
+ * families had one has none and is a sandbox family), and only a refresh token of that environment spends it.
  */
 @Component
 class TokenFamilyStore {
@@ -36,10 +41,12 @@ class TokenFamilyStore {
   }
 
   /** A new family whose only unspent refresh token is {@code jti}. */
-  void start(String family, OrganisationId organisationId, String apiKey, String jti, Instant now, Instant expiresAt) {
+  void start(String family, OrganisationId organisationId, String apiKey, Environment environment, String jti,
+      Instant now, Instant expiresAt) {
     families.insertOne(new Document("_id", family)
         .append("organisationId", organisationId.value())
         .append("apiKey", apiKey)
+        .append("environment", environment.claim())
         .append("currentJti", jti)
         .append("revoked", false)
         .append("createdAt", Date.from(now))
@@ -49,14 +56,21 @@ class TokenFamilyStore {
 
   /**
    * Spends {@code jti} and makes {@code nextJti} the family's unspent token, atomically. False when {@code jti} is not
-   * the unspent token of a live family: already spent (a reuse), or the family is revoked or unknown.
+   * the unspent token of a live family of {@code environment}: already spent (a reuse), the family is revoked or
+   * unknown, or it belongs to the other environment.
    */
-  boolean spend(String family, OrganisationId organisationId, String jti, String nextJti, Instant now, Instant expiresAt) {
+  boolean spend(String family, OrganisationId organisationId, Environment environment, String jti, String nextJti,
+      Instant now, Instant expiresAt) {
     return families.findOneAndUpdate(
         Filters.and(eq("_id", family), eq("organisationId", organisationId.value()), eq("currentJti", jti),
-            eq("revoked", false)),
+            eq("revoked", false), ofEnvironment(environment)),
         Updates.combine(Updates.set("currentJti", nextJti), Updates.set("updatedAt", Date.from(now)),
             Updates.set("expiresAt", Date.from(expiresAt)))) != null;
+  }
+
+  private static Bson ofEnvironment(Environment environment) {
+    Bson named = eq("environment", environment.claim());
+    return environment == Environment.SANDBOX ? Filters.or(named, Filters.exists("environment", false)) : named;
   }
 
   /** Revokes the family: none of its refresh tokens buys anything any more. */

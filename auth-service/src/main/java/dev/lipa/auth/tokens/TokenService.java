@@ -56,15 +56,18 @@ class TokenService {
     Instant now = clock.instant();
     String family = UUID.randomUUID().toString();
     String jti = UUID.randomUUID().toString();
-    TokenPair pair = minter.mint(key.organisationId(), key.apiKey(), family, jti, now,
+    TokenPair pair = minter.mint(key.organisationId(), key.apiKey(), key.environment(), family, jti, now,
         requestLimit(key.organisationId()));
-    families.start(family, key.organisationId(), key.apiKey(), jti, now, pair.refreshExpiresAt());
+    families.start(family, key.organisationId(), key.apiKey(), key.environment(), jti, now, pair.refreshExpiresAt());
     return pair;
   }
 
   /**
    * The next pair of the refresh token's family. The token buys one pair only: presenting a spent token again means
    * it leaked (or a client replays), so the whole family is revoked, including the pair its first use bought.
+   *
+   * <p>The pair is for the refresh token's environment, which is its key's: the family remembers the environment it
+   * started in and is spent only by a token of that environment, so no refresh ever changes it.
    */
   TokenPair refresh(String refreshToken) {
     VerifiedToken token;
@@ -78,11 +81,13 @@ class TokenService {
     }
     Instant now = clock.instant();
     String nextJti = UUID.randomUUID().toString();
-    // the next pair names the key the family started with (a refresh token minted before tokens named it: none)
+    // the next pair names the key the family started with (a refresh token minted before tokens named it: none) and
+    // its environment (a token minted before tokens named one: sandbox)
     OrganisationId organisation = token.organisation();
-    TokenPair pair = minter.mint(organisation, token.apiKey(), token.family(), nextJti, now,
+    TokenPair pair = minter.mint(organisation, token.apiKey(), token.environment(), token.family(), nextJti, now,
         requestLimit(organisation));
-    if (!families.spend(token.family(), organisation, token.tokenId(), nextJti, now, pair.refreshExpiresAt())) {
+    if (!families.spend(token.family(), organisation, token.environment(), token.tokenId(), nextJti, now,
+        pair.refreshExpiresAt())) {
       families.revoke(token.family(), organisation, "refresh token reused", now);
       log.warn("refresh token {} of organisation {} was not the unspent token of a live family {}; family revoked",
           token.tokenId(), token.organisationId(), token.family());

@@ -223,12 +223,14 @@ class AdminApiIntegrationTests {
       assertThat(response.status()).isEqualTo(201);
       assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
       JsonNode data = response.json().get("data");
-      assertThat(data.propertyNames()).containsExactly("apiKey", "apiSecret", "organisationId", "createdAt");
+      assertThat(data.propertyNames())
+          .containsExactly("apiKey", "apiSecret", "organisationId", "environment", "createdAt");
       String apiKey = data.get("apiKey").asString();
       String apiSecret = data.get("apiSecret").asString();
       assertThat(apiKey).matches("lk_sbx_[a-z2-7]{32}");
       assertThat(apiSecret).matches("[A-Za-z0-9_-]{43}");
       assertThat(data.get("organisationId").asString()).isEqualTo(organisationId);
+      assertThat(data.get("environment").asString()).isEqualTo("sandbox");
       assertThat(data.get("createdAt").asString()).matches(RECORD_TIME);
 
       Document stored = database.getCollection("api_keys").find(new Document("_id", apiKey)).first();
@@ -269,7 +271,7 @@ class AdminApiIntegrationTests {
 
       assertThat(response.status()).isEqualTo(200);
       assertThat(response.body()).isEqualTo("{\"status\":200,\"message\":\"API key revoked\",\"data\":{\"apiKey\":\""
-          + credentials.apiKey() + "\",\"status\":\"REVOKED\"}}");
+          + credentials.apiKey() + "\",\"status\":\"REVOKED\",\"environment\":\"sandbox\"}}");
       assertThat(fixtures.getToken(credentials.apiKey(), credentials.apiSecret()).status()).isEqualTo(401);
     }
 

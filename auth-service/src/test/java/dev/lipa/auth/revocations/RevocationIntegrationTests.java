@@ -7,6 +7,7 @@ import com.mongodb.client.MongoDatabase;
 import dev.lipa.auth.AuthFixtures;
 import dev.lipa.auth.AuthFixtures.Credentials;
 import dev.lipa.auth.AuthServiceIntegrationTest;
+import dev.lipa.common.environment.Environment;
 import dev.lipa.common.security.InvalidTokenException;
 import dev.lipa.common.security.JwksKeys;
 import dev.lipa.common.security.RevocationFeed;
@@ -86,6 +87,17 @@ class RevocationIntegrationTests {
       await().atMost(WITHIN_SECONDS).until(() -> refused(leakedToken));
       assertThat(verifier.verifyAccess(keptToken).organisationId()).isEqualTo(organisation);
       assertThat(verifier.verifyAccess(otherOrganisationsToken)).isNotNull();
+    }
+
+    @Test
+    void aRevokedLiveKeysAccessTokensAreRefusedEverywhereWithinSeconds() {
+      Credentials live = fixtures.issueKey(fixtures.newOrganisation(), "live");
+      String liveToken = accessToken(live);
+      assertThat(verifier.verifyAccess(liveToken).environment()).isEqualTo(Environment.LIVE);
+
+      revokeKey(live);
+
+      await().atMost(WITHIN_SECONDS).until(() -> refused(liveToken));
     }
 
     @Test

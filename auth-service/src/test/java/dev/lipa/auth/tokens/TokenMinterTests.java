@@ -14,6 +14,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.lipa.auth.AuthProperties;
 import dev.lipa.auth.keys.SigningKeys;
+import dev.lipa.common.environment.Environment;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.security.InvalidTokenException;
 import dev.lipa.common.security.JwksKeys;
@@ -50,7 +51,7 @@ class TokenMinterTests {
 
   @Test
   void accessTokenCarriesThePlatformClaims() throws Exception {
-    SignedJWT access = SignedJWT.parse(minter.mint(ORGANISATION, API_KEY, FAMILY, REFRESH_JTI, now).accessToken());
+    SignedJWT access = SignedJWT.parse(minter.mint(ORGANISATION, API_KEY, Environment.SANDBOX, FAMILY, REFRESH_JTI, now).accessToken());
     JWTClaimsSet claims = access.getJWTClaimsSet();
 
     assertThat(access.getHeader().getAlgorithm()).isEqualTo(JWSAlgorithm.ES256);
@@ -62,6 +63,7 @@ class TokenMinterTests {
     assertThat(claims.getClaim("token_type")).isEqualTo("access");
     assertThat(claims.getClaim("fam")).isNull();
     assertThat(claims.getClaim("api_key")).isEqualTo(API_KEY);
+    assertThat(claims.getClaim("env")).isEqualTo("sandbox");
     assertThat(claims.getJWTID()).isNotBlank().isNotEqualTo(REFRESH_JTI);
     assertThat(claims.getIssueTime()).isEqualTo(claims.getNotBeforeTime());
     assertThat(claims.getIssueTime().toInstant()).isBetween(now.minusSeconds(1), now);
@@ -72,7 +74,7 @@ class TokenMinterTests {
 
   @Test
   void refreshTokenCarriesItsJtiAndFamily() throws Exception {
-    TokenPair pair = minter.mint(ORGANISATION, API_KEY, FAMILY, REFRESH_JTI, now);
+    TokenPair pair = minter.mint(ORGANISATION, API_KEY, Environment.SANDBOX, FAMILY, REFRESH_JTI, now);
     SignedJWT refresh = SignedJWT.parse(pair.refreshToken());
     JWTClaimsSet claims = refresh.getJWTClaimsSet();
 
@@ -80,6 +82,7 @@ class TokenMinterTests {
     assertThat(claims.getClaim("token_type")).isEqualTo("refresh");
     assertThat(claims.getClaim("fam")).isEqualTo(FAMILY);
     assertThat(claims.getClaim("api_key")).isEqualTo(API_KEY);
+    assertThat(claims.getClaim("env")).isEqualTo("sandbox");
     assertThat(claims.getJWTID()).isEqualTo(REFRESH_JTI);
     assertThat(claims.getSubject()).isEqualTo(ORGANISATION.value());
     assertThat(Duration.between(claims.getIssueTime().toInstant(), claims.getExpirationTime().toInstant()))
@@ -91,7 +94,7 @@ class TokenMinterTests {
 
   @Test
   void everyVerifierOfThePlatformAcceptsEachTokenOnlyAsItsOwnType() {
-    TokenPair pair = minter.mint(ORGANISATION, API_KEY, FAMILY, REFRESH_JTI, now);
+    TokenPair pair = minter.mint(ORGANISATION, API_KEY, Environment.SANDBOX, FAMILY, REFRESH_JTI, now);
     TokenVerifier verifier = new TokenVerifier(keysHolding(key), "lipa-auth", "lipa-api", Clock.systemUTC(),
         Duration.ofMinutes(5));
 
@@ -109,9 +112,21 @@ class TokenMinterTests {
   }
 
   @Test
+  void bothTokensOfALiveKeysPairAreLiveTokensForEveryVerifier() throws Exception {
+    TokenPair pair = minter.mint(ORGANISATION, API_KEY, Environment.LIVE, FAMILY, REFRESH_JTI, now);
+    TokenVerifier verifier = new TokenVerifier(keysHolding(key), "lipa-auth", "lipa-api", Clock.systemUTC(),
+        Duration.ofMinutes(5));
+
+    assertThat(SignedJWT.parse(pair.accessToken()).getJWTClaimsSet().getClaim("env")).isEqualTo("live");
+    assertThat(SignedJWT.parse(pair.refreshToken()).getJWTClaimsSet().getClaim("env")).isEqualTo("live");
+    assertThat(verifier.verifyAccess(pair.accessToken()).environment()).isEqualTo(Environment.LIVE);
+    assertThat(verifier.verify(pair.refreshToken(), "refresh").environment()).isEqualTo(Environment.LIVE);
+  }
+
+  @Test
   void tokensOfOnePairHaveDistinctIds() throws Exception {
-    TokenPair first = minter.mint(ORGANISATION, API_KEY, FAMILY, REFRESH_JTI, now);
-    TokenPair second = minter.mint(ORGANISATION, API_KEY, FAMILY, UUID.randomUUID().toString(), now);
+    TokenPair first = minter.mint(ORGANISATION, API_KEY, Environment.SANDBOX, FAMILY, REFRESH_JTI, now);
+    TokenPair second = minter.mint(ORGANISATION, API_KEY, Environment.SANDBOX, FAMILY, UUID.randomUUID().toString(), now);
 
     assertThat(SignedJWT.parse(first.accessToken()).getJWTClaimsSet().getJWTID())
         .isNotEqualTo(SignedJWT.parse(second.accessToken()).getJWTClaimsSet().getJWTID());
