@@ -3,6 +3,8 @@ package dev.lipa.gateway.routing;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -41,7 +43,7 @@ public record UpstreamInstances(@DefaultValue Map<String, Upstream> upstreams,
     // a live service without a uri (an empty LIVE_COLLECTIONS_URI) is not configured
     liveUpstreams = liveUpstreams.entrySet().stream().filter(e -> e.getValue().uri() != null
             && !e.getValue().uri().toString().isBlank())
-        .collect(java.util.stream.Collectors.toUnmodifiableMap(Map.Entry::getKey, Map.Entry::getValue));
+        .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, Map.Entry::getValue));
     upstreams.forEach((service, upstream) -> check("lipa.gateway.upstreams." + service, service, upstream));
     liveUpstreams.forEach((service, upstream) ->
         check("lipa.gateway.live-upstreams." + service, service + LIVE_SUFFIX, upstream));
@@ -80,7 +82,7 @@ public record UpstreamInstances(@DefaultValue Map<String, Upstream> upstreams,
 
   /** Every balanced service's id as the load balancer knows it. */
   public List<String> balancedServices() {
-    return java.util.stream.Stream.concat(upstreams.keySet().stream(),
+    return Stream.concat(upstreams.keySet().stream(),
             liveUpstreams.keySet().stream().map(service -> service + LIVE_SUFFIX))
         .filter(service -> !instancesOf(service).isEmpty())
         .toList();
