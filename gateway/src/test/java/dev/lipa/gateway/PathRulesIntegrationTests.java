@@ -27,6 +27,7 @@ class PathRulesIntegrationTests extends GatewayIntegrationTest {
     @Test
     void refusesEveryOtherSpellingOfEveryRoutedPathBeforeAnyUpstreamIsCalled() {
       Map<String, String> merchant = authorized("Device-Id", "device-1");
+      Map<String, String> live = TestHttp.bearer(liveToken());
       int callsBefore = UPSTREAMS.totalCalls();
 
       PathRuleChecks.assertEverySpellingRefused("127.0.0.1", port, List.of(
@@ -43,7 +44,13 @@ class PathRulesIntegrationTests extends GatewayIntegrationTest {
           new Protected("POST", "/api/sandbox/v1/balance/top-up", merchant),
           new Protected("POST", "/api/v1/banks/kcb/notifications", Map.of()),
           new Protected("GET", "/api/v1/callbacks/signing-secret", merchant),
-          new Protected("POST", "/internal/v1/stk-pushes", Map.of("X-Internal-Token", "anything"))));
+          new Protected("POST", "/internal/v1/stk-pushes", Map.of("X-Internal-Token", "anything")),
+          new Protected("POST", "/api/v1/stk/new", live),
+          new Protected("POST", "/api/v1/checkout-sessions", live),
+          new Protected("GET", "/api/v1/balance", live),
+          new Protected("GET", "/live/checkout/cs_123", Map.of()),
+          new Protected("GET", "/admin/live/v1/callbacks/dead", operator()),
+          new Protected("GET", "/admin/live/v1/dead-letters/collections-service", operator())));
 
       assertThat(UPSTREAMS.totalCalls()).as("requests that reached a service").isEqualTo(callsBefore);
     }

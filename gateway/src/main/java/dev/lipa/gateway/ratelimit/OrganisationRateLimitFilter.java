@@ -3,6 +3,7 @@ package dev.lipa.gateway.ratelimit;
 import dev.lipa.common.ratelimit.RateLimitExceededException;
 import dev.lipa.common.security.VerifiedToken;
 import dev.lipa.gateway.GatewayProperties;
+import dev.lipa.gateway.environment.EnvironmentRoutes;
 import dev.lipa.gateway.metrics.RouteTimers;
 import dev.lipa.gateway.routing.RoutePolicy;
 import dev.lipa.gateway.security.BearerTokenGatewayFilter;
@@ -46,12 +47,14 @@ public class OrganisationRateLimitFilter implements GlobalFilter, Ordered {
   @Autowired
   public OrganisationRateLimitFilter(OrganisationLimitProperties properties, GatewayProperties gateway,
       Envelopes envelopes, ObjectProvider<MeterRegistry> meters,
-      ObjectProvider<org.springframework.cloud.gateway.config.GatewayProperties> routes) {
+      ObjectProvider<EnvironmentRoutes> routes) {
     this(new OrganisationRateLimits(properties, gateway.replicas()), envelopes,
         meters.getIfAvailable(SimpleMeterRegistry::new));
-    // every route that counts requests has its series from the start, at 0: an alert on a rate finds it
-    routes.ifAvailable(declared -> declared.getRoutes().stream()
-        .filter(route -> !"false".equals(String.valueOf(route.getMetadata().get(RoutePolicy.TOKEN_REQUIRED))))
+    // every route that counts requests (the live ones too) has its series from the start, at 0: an alert on a rate
+    // finds it
+    routes.ifAvailable(served -> served.routes().stream()
+        .filter(route -> RoutePolicy.tokenRequired(route.getMetadata())
+            && !"false".equals(String.valueOf(route.getMetadata().get(RoutePolicy.SERVED))))
         .forEach(route -> refusals(route.getId())));
   }
 

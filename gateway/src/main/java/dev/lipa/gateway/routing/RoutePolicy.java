@@ -17,6 +17,10 @@ public final class RoutePolicy {
   /** How the gateway's own error answers look on the route: {@code envelope} (default) or {@code checkout}. */
   public static final String ERROR_SHAPE = "error-shape";
   public static final String CHECKOUT_SHAPE = "checkout";
+  /** The environment whose stack the route goes to ({@code sandbox} or {@code live}); none on shared routes. */
+  public static final String ENVIRONMENT = "environment";
+  /** False on a route of an environment this gateway does not serve: it answers 404 and goes nowhere. */
+  public static final String SERVED = "served";
 
   private RoutePolicy() {
   }
@@ -27,8 +31,18 @@ public final class RoutePolicy {
   }
 
   public static boolean tokenRequired(Route route) {
+    return route != null && tokenRequired(route.getMetadata());
+  }
+
+  /** Whether a route with this metadata needs a token. */
+  public static boolean tokenRequired(Map<String, Object> metadata) {
     // a route that forgets to say is protected: failing closed is the safe mistake
-    return route != null && !isFalse(route.getMetadata().get(TOKEN_REQUIRED));
+    return !isFalse(metadata.get(TOKEN_REQUIRED));
+  }
+
+  /** Whether the route's environment is served here (every route but those of an environment not served). */
+  public static boolean served(Route route) {
+    return route == null || !isFalse(route.getMetadata().get(SERVED));
   }
 
   public static boolean jsonBodies(Route route) {

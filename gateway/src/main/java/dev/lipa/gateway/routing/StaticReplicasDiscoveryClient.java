@@ -21,7 +21,7 @@ public class StaticReplicasDiscoveryClient implements ReactiveDiscoveryClient {
 
   @Override
   public String description() {
-    return "the replicas listed in lipa.gateway.upstreams.<service>.instances";
+    return "the replicas listed in lipa.gateway.upstreams.<service>.instances and live-upstreams.<service>.instances";
   }
 
   @Override
@@ -32,8 +32,7 @@ public class StaticReplicasDiscoveryClient implements ReactiveDiscoveryClient {
 
   @Override
   public Flux<String> getServices() {
-    return Flux.fromIterable(upstreams.upstreams().keySet())
-        .filter(service -> !upstreams.instancesOf(service).isEmpty());
+    return Flux.fromIterable(upstreams.balancedServices());
   }
 
   private static ServiceInstance instance(String service, int replica, URI uri) {

@@ -96,7 +96,7 @@ public class BearerTokenGatewayFilter implements GlobalFilter, Ordered {
   }
 
   /** The token of an {@code Authorization: Bearer <token>} header, or null when there is none. */
-  static String bearerToken(String header) {
+  public static String bearerToken(String header) {
     if (header == null || header.length() <= BEARER.length()
         || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
       return null;

@@ -51,6 +51,6 @@ class UpstreamInstancesTests {
 
   private static UpstreamInstances upstream(String uri, String... instances) {
     return new UpstreamInstances(Map.of("payouts-service", new UpstreamInstances.Upstream(URI.create(uri),
-        List.of(instances).stream().map(URI::create).toList())));
+        List.of(instances).stream().map(URI::create).toList(), null, null)), Map.of());
   }
 }

@@ -114,6 +114,6 @@ class OperatorTokenWebFilterTests {
   }
 
   private static GatewayProperties properties(boolean operatorApiEnabled) {
-    return new GatewayProperties(65536, Set.of(), operatorApiEnabled, 1);
+    return new GatewayProperties(65536, Set.of(), operatorApiEnabled, 1, Set.of());
   }
 }

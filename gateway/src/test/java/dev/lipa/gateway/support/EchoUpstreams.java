@@ -22,6 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Stand-ins for the platform's services: one real local HTTP server per service that answers every request with a
  * JSON echo of what reached it (service, method, path, query, headers, body). A request carrying
  * {@code X-Test-Delay-Millis} is answered only after that delay. {@link #deadUri()} is a port nobody listens on.
+ * The live stack's services are here too, as {@code <service>-live}.
  */
 public final class EchoUpstreams {
 
@@ -45,7 +46,8 @@ public final class EchoUpstreams {
   public static synchronized EchoUpstreams shared() {
     if (shared == null) {
       shared = new EchoUpstreams(List.of("auth-service", "checkout-service", "collections-service",
-          "payouts-service"));
+          "payouts-service", "checkout-service-live", "collections-service-live", "payouts-service-live",
+          "callback-dispatcher-live"));
     }
     return shared;
   }
