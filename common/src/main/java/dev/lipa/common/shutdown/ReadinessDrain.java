@@ -34,6 +34,7 @@ public final class ReadinessDrain
   private final Duration delay;
   private volatile boolean running;
   private volatile boolean everReady;
+  private volatile boolean stopped;
 
   public ReadinessDrain(ApplicationContext context, ShutdownSettings settings) {
     this.context = context;
@@ -47,9 +48,27 @@ public final class ReadinessDrain
     }
   }
 
+  /**
+   * Running; after a stop (a context stopped and started again rather than closed), ready again as it was before the
+   * stop took its readiness down.
+   */
   @Override
   public void start() {
+    boolean readyBefore = stopped && everReady;
+    stopped = false;
     running = true;
+    if (readyBefore) {
+      AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
+    }
+  }
+
+  /**
+   * Not stopped when the context is only paused (Spring's test framework pauses the cached contexts it is not using):
+   * a pause is no shutdown, and taking readiness down then would leave a resumed process refusing traffic.
+   */
+  @Override
+  public boolean isPauseable() {
+    return false;
   }
 
   /**
@@ -73,6 +92,7 @@ public final class ReadinessDrain
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
+      stopped = true;
       running = false;
     }
   }

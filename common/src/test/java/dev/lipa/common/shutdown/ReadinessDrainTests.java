@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
 import org.springframework.context.ApplicationListener;
+import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.context.support.StaticApplicationContext;
 
 class ReadinessDrainTests {
@@ -54,6 +55,28 @@ class ReadinessDrainTests {
 
     assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(Duration.ofSeconds(5));
     assertThat(published).containsExactly(ReadinessState.REFUSING_TRAFFIC);
+  }
+
+  @Test
+  void aPausedContextKeepsItsReadinessAndAStoppedOneIsReadyAgainWhenItStarts() {
+    try (GenericApplicationContext app = new GenericApplicationContext()) {
+      List<ReadinessState> states = new CopyOnWriteArrayList<>();
+      app.addApplicationListener((ApplicationListener<AvailabilityChangeEvent<ReadinessState>>) event ->
+          states.add(event.getState()));
+      app.registerBean(ShutdownSettings.class, () -> new ShutdownSettings(Duration.ZERO));
+      app.registerBean(ReadinessDrain.class);
+      app.refresh();
+      AvailabilityChangeEvent.publish(app, ReadinessState.ACCEPTING_TRAFFIC);
+
+      app.pause();
+      app.restart();
+      assertThat(states).as("paused and resumed").containsExactly(ReadinessState.ACCEPTING_TRAFFIC);
+
+      app.stop();
+      app.start();
+      assertThat(states).as("stopped and started").containsExactly(ReadinessState.ACCEPTING_TRAFFIC,
+          ReadinessState.REFUSING_TRAFFIC, ReadinessState.ACCEPTING_TRAFFIC);
+    }
   }
 
   @Test
