@@ -91,6 +91,31 @@ class HelmChartTests {
   }
 
   @Test
+  void aLiveReleaseRunsTheOperationalServicesLiveBehindAGatewayThatServesLiveOnly() {
+    List<String> operational = List.of("checkout-service", "collections-service", "payouts-service",
+        "callback-dispatcher");
+    for (String service : Repository.SERVICES) {
+      assertThat(configMap(service)).as("a sandbox release: " + service).doesNotContainKeys("LIPA_ENVIRONMENT",
+          "LIPA_GATEWAY_ENVIRONMENTS", "LIVE_COLLECTIONS_URI");
+    }
+
+    RenderedChart live = RenderedChart.render(Map.of("environment", "live"));
+
+    for (String service : operational) {
+      assertThat(map(at(live.get("ConfigMap", service + "-config"), "data"))).as(service)
+          .containsEntry("LIPA_ENVIRONMENT", "live");
+    }
+    assertThat(map(at(live.get("ConfigMap", "auth-service-config"), "data"))).as("auth serves both")
+        .doesNotContainKey("LIPA_ENVIRONMENT");
+    Map<String, Object> gateway = map(at(live.get("ConfigMap", "gateway-config"), "data"));
+    assertThat(gateway).containsEntry("LIPA_GATEWAY_ENVIRONMENTS", "live")
+        .containsEntry("LIVE_COLLECTIONS_URI", gateway.get("COLLECTIONS_URI"))
+        .containsEntry("LIVE_PAYOUTS_URI", gateway.get("PAYOUTS_URI"))
+        .containsEntry("LIVE_CHECKOUT_URI", gateway.get("CHECKOUT_URI"))
+        .containsEntry("LIVE_DISPATCHER_URI", gateway.get("DISPATCHER_URI"));
+  }
+
+  @Test
   void aPortMovedAwayFromThePortTableIsCaught() {
     RenderedChart moved = RenderedChart.render(Map.of("services.payouts-service.port", 9084));
 
@@ -320,6 +345,10 @@ class HelmChartTests {
         // service's Service balances across its pods, so they stay empty and the gateway routes to *_URI
         "AUTH_INSTANCES", "CHECKOUT_INSTANCES", "COLLECTIONS_INSTANCES", "PAYOUTS_INSTANCES", "DISPATCHER_INSTANCES",
         "GATEWAY_HEALTH_CHECK_INTERVAL",
+        // the live stack's addresses: empty in a sandbox release (the gateway serves the sandbox only), this release's
+        // own services in a live one (environment: live, aLiveReleaseRuns...); replicas balance behind each Service
+        "LIVE_CHECKOUT_URI", "LIVE_COLLECTIONS_URI", "LIVE_PAYOUTS_URI", "LIVE_DISPATCHER_URI",
+        "LIVE_CHECKOUT_INSTANCES", "LIVE_COLLECTIONS_INSTANCES", "LIVE_PAYOUTS_INSTANCES", "LIVE_DISPATCHER_INSTANCES",
         // how long a stopping pod serves with its readiness down: 5 s, within terminationGracePeriodSeconds
         "LIPA_SHUTDOWN_DRAIN_DELAY");
     Pattern placeholder = Pattern.compile("\\$\\{([A-Z][A-Z0-9_]*)(?::[^}]*)?}");
