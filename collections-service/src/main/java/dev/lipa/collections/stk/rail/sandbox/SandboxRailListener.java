@@ -35,7 +35,8 @@ class SandboxRailListener {
     this.json = json;
   }
 
-  @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.COLLECTIONS)
+  @KafkaListener(id = GROUP, groupId = GROUP + Topics.OfEnvironment.GROUP_SUFFIX,
+      topics = Topics.OfEnvironment.COLLECTIONS)
   void onCollectionEvent(String value) {
     if (value == null || !value.contains(ACCEPTED_TYPE)) {
       // two of every three records on the topic are outcomes: skipped without parsing them (our producer writes the

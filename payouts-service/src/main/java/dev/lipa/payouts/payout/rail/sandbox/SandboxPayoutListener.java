@@ -34,7 +34,8 @@ class SandboxPayoutListener {
     this.json = json;
   }
 
-  @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.PAYOUTS)
+  @KafkaListener(id = GROUP, groupId = GROUP + Topics.OfEnvironment.GROUP_SUFFIX,
+      topics = Topics.OfEnvironment.PAYOUTS)
   void onPayoutEvent(String value) {
     PayoutOrder order = order(value);
     if (order != null) {
