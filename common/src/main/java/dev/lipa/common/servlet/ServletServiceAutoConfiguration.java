@@ -2,6 +2,8 @@ package dev.lipa.common.servlet;
 
 import dev.lipa.common.callbacks.CallbackUrlGuard;
 import dev.lipa.common.callbacks.PortSet;
+import dev.lipa.common.environment.EnvironmentAutoConfiguration;
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.json.JsonAutoConfiguration;
 import dev.lipa.common.security.JwksKeys;
@@ -34,7 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
  * spelt operator calls are recorded too), then the path rules (an odd spelling is refused before any credential is
  * looked at), then the operator and internal guards, then the bearer token.
  */
-@AutoConfiguration(after = JsonAutoConfiguration.class)
+@AutoConfiguration(after = {JsonAutoConfiguration.class, EnvironmentAutoConfiguration.class})
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(name = "jakarta.servlet.Filter")
 @EnableConfigurationProperties({SecurityProperties.class, OperatorSettings.class})
@@ -138,9 +140,9 @@ public class ServletServiceAutoConfiguration {
   @Bean
   @ConditionalOnProperty("lipa.security.jwks-uri")
   FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(TokenVerifier verifier, SecurityProperties properties,
-      JsonMapper json) {
-    FilterRegistrationBean<BearerTokenFilter> bean = new FilterRegistrationBean<>(
-        new BearerTokenFilter(verifier, properties.protectedPaths(), properties.publicPaths(), json));
+      JsonMapper json, StackEnvironment stack) {
+    FilterRegistrationBean<BearerTokenFilter> bean = new FilterRegistrationBean<>(new BearerTokenFilter(verifier,
+        properties.protectedPaths(), properties.publicPaths(), json, stack.environment()));
     bean.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
     return bean;
   }
