@@ -16,6 +16,12 @@ public record StackEnvironment(Environment environment) {
 
   /** The setting that names the environment. */
   public static final String PROPERTY = "lipa.environment";
+  /**
+   * Where this environment's operational paths start, for controllers' mappings:
+   * {@code @RequestMapping(StackEnvironment.API + "/stk")} is {@code /api/sandbox/v1/stk} in the sandbox and
+   * {@code /api/v1/stk} in live, and never the other.
+   */
+  public static final String API = "${" + EnvironmentDefaults.API_BASE + "}";
   public static final StackEnvironment SANDBOX = new StackEnvironment(Environment.SANDBOX);
   public static final StackEnvironment LIVE = new StackEnvironment(Environment.LIVE);
   static final String LIVE_TOPIC_PREFIX = "live.";

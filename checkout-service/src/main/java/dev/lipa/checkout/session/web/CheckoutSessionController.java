@@ -7,6 +7,7 @@ import dev.lipa.checkout.session.CreateSessionRequest;
 import dev.lipa.checkout.web.Branding;
 import dev.lipa.checkout.web.CheckoutBodies;
 import dev.lipa.checkout.web.CheckoutJsonApi;
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.idempotency.IdempotencyClaim;
 import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
@@ -39,9 +40,10 @@ import tools.jackson.databind.json.JsonMapper;
 /** Endpoints 2 and 3 of the spec: create a checkout session, retrieve one of the caller's sessions. No envelope. */
 @RestController
 @CheckoutJsonApi
-@RequestMapping(path = "/api/sandbox/v1/checkout-sessions", produces = MediaType.APPLICATION_JSON_VALUE)
+@RequestMapping(path = StackEnvironment.API + "/checkout-sessions", produces = MediaType.APPLICATION_JSON_VALUE)
 class CheckoutSessionController {
 
+  /** The idempotency keys' scope: the sandbox path names it in both environments (each has its own store). */
   static final String CREATE_SCOPE = "POST /api/sandbox/v1/checkout-sessions";
   static final String DEVICE_ID = "Device-Id";
   static final int DEVICE_ID_MAX = 128;

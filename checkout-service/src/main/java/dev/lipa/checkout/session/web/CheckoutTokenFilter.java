@@ -1,7 +1,7 @@
 package dev.lipa.checkout.session.web;
 
 import dev.lipa.checkout.web.CheckoutError;
-import dev.lipa.common.environment.Environment;
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.security.TokenVerifier;
 import dev.lipa.common.servlet.BearerTokenFilter;
 import java.util.List;
@@ -17,10 +17,11 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class CheckoutTokenFilter extends BearerTokenFilter {
 
-  static final String PATH_PREFIX = "/api/sandbox/v1/checkout-sessions";
+  static final String SESSIONS = "/checkout-sessions";
 
-  CheckoutTokenFilter(TokenVerifier verifier, JsonMapper json, Environment served) {
-    super(verifier, List.of(PATH_PREFIX, PATH_PREFIX + "/**"), List.of(), json, served);
+  CheckoutTokenFilter(TokenVerifier verifier, JsonMapper json, StackEnvironment served) {
+    super(verifier, List.of(served.apiBase() + SESSIONS, served.apiBase() + SESSIONS + "/**"), List.of(), json,
+        served.environment());
   }
 
   @Override

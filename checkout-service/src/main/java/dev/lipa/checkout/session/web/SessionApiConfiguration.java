@@ -18,7 +18,7 @@ class SessionApiConfiguration {
   FilterRegistrationBean<CheckoutTokenFilter> checkoutTokenFilter(TokenVerifier verifier, JsonMapper json,
       StackEnvironment stack) {
     FilterRegistrationBean<CheckoutTokenFilter> bean = new FilterRegistrationBean<>(
-        new CheckoutTokenFilter(verifier, json, stack.environment()));
+        new CheckoutTokenFilter(verifier, json, stack));
     bean.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
     return bean;
   }

@@ -9,6 +9,7 @@ import dev.lipa.collections.bank.BankListQuery;
 import dev.lipa.collections.bank.TransactionConflictException;
 import dev.lipa.collections.bank.UnknownAccountException;
 import dev.lipa.collections.organisations.OrganisationProfiles;
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.organisations.BankRecordOrganisation;
 import dev.lipa.common.servlet.Caller;
@@ -40,7 +41,7 @@ import tools.jackson.databind.JsonNode;
  * deposit simulator. Every query is scoped by the caller's organisation: another organisation's record is "not found".
  */
 @RestController
-@RequestMapping(path = "/api/sandbox/v1/bank/collection", produces = MediaType.APPLICATION_JSON_VALUE)
+@RequestMapping(path = StackEnvironment.API + "/bank/collection", produces = MediaType.APPLICATION_JSON_VALUE)
 class BankSandboxController {
 
   static final int DEFAULT_PAGE_SIZE = 100;
