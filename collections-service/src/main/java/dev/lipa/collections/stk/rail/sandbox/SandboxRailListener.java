@@ -3,6 +3,8 @@ package dev.lipa.collections.stk.rail.sandbox;
 import dev.lipa.collections.stk.StkOutboxEvents;
 import dev.lipa.collections.stk.rail.StkPrompt;
 import dev.lipa.collections.stk.rail.StkRail;
+import dev.lipa.common.environment.ConditionalOnEnvironment;
+import dev.lipa.common.environment.Environment;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RequestId;
@@ -21,6 +23,7 @@ import tools.jackson.databind.json.JsonMapper;
  * second, identical outcome, which the compare-and-set ignores; so no eventId bookkeeping is needed here.
  */
 @Component
+@ConditionalOnEnvironment(Environment.SANDBOX)
 @ConditionalOnProperty(name = "lipa.collections.sandbox.enabled", havingValue = "true", matchIfMissing = true)
 class SandboxRailListener {
 
