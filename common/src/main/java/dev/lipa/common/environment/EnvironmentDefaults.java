@@ -19,7 +19,10 @@ import org.springframework.core.env.MapPropertySource;
  *       the production guard's lists;
  *   <li>{@code lipa.stack.suffix}: what consumer group ids and database names end with ({@code spring.mongodb.database:
  *       lipa-payouts${lipa.stack.suffix}});
- *   <li>{@code lipa.stack.api-base}: where the operational paths start, for the controllers' mappings.
+ *   <li>{@code lipa.stack.api-base}: where the operational paths start, for the controllers' mappings;
+ *   <li>{@code lipa.stack.page-prefix}: what the public addresses of a stack's pages (the hosted checkout) start with
+ *       at the gateway: nothing, or {@code /live} ({@code /live/checkout/...}, which the gateway sends to the live
+ *       stack's {@code /checkout/...}).
  * </ul>
  */
 public class EnvironmentDefaults implements EnvironmentPostProcessor {
@@ -27,6 +30,7 @@ public class EnvironmentDefaults implements EnvironmentPostProcessor {
   static final String SOURCE = "lipaEnvironmentDefaults";
   public static final String SUFFIX = "lipa.stack.suffix";
   public static final String API_BASE = "lipa.stack.api-base";
+  public static final String PAGE_PREFIX = "lipa.stack.page-prefix";
 
   @Override
   public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
@@ -39,6 +43,7 @@ public class EnvironmentDefaults implements EnvironmentPostProcessor {
     defaults.put("lipa.topics.organisations", stack.topic(Topics.ORGANISATIONS));
     defaults.put(SUFFIX, stack.suffix());
     defaults.put(API_BASE, stack.apiBase());
+    defaults.put(PAGE_PREFIX, stack.pagePrefix());
     environment.getPropertySources().addLast(new MapPropertySource(SOURCE, defaults));
   }
 }

@@ -80,6 +80,11 @@ public record StackEnvironment(Environment environment) {
     return sandboxName + suffix();
   }
 
+  /** What a public page address at the gateway starts with: nothing, or {@code /live} ({@code /live/checkout/...}). */
+  public String pagePrefix() {
+    return isLive() ? "/live" : "";
+  }
+
   /** Where the operational API starts: {@code /api/sandbox/v1} or {@code /api/v1}. */
   public String apiBase() {
     return isLive() ? "/api/v1" : "/api/sandbox/v1";

@@ -103,14 +103,21 @@ public class ServletServiceAutoConfiguration {
     return Clock.systemUTC();
   }
 
-  /** The SSRF guard for callback URLs merchants give; private targets only where the setting allows them. */
+  /**
+   * The SSRF guard for callback URLs merchants give; private targets only where the setting allows them, and never in
+   * live, which also accepts only https URLs.
+   */
   @Bean
   @ConditionalOnMissingBean
   CallbackUrlGuard callbackUrlGuard(
       @Value("${" + CallbackUrlGuard.ALLOW_PRIVATE_TARGETS + ":false}") boolean allowPrivateTargets,
       @Value("${" + CallbackUrlGuard.PLATFORM_PORTS + ":" + CallbackUrlGuard.DEFAULT_PLATFORM_PORTS + "}")
-      String platformPorts) {
-    return new CallbackUrlGuard(allowPrivateTargets, PortSet.parse(platformPorts));
+      String platformPorts, StackEnvironment stack) {
+    if (stack.isLive() && allowPrivateTargets) {
+      log.warn("{}=true is ignored in live: callbacks reach public https addresses only",
+          CallbackUrlGuard.ALLOW_PRIVATE_TARGETS);
+    }
+    return CallbackUrlGuard.of(stack, allowPrivateTargets, PortSet.parse(platformPorts));
   }
 
   @Bean
