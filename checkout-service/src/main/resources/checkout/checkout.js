@@ -10,7 +10,9 @@
   var busy = false;
 
   function $(id) { return document.getElementById(id); }
-  function show(id, visible) { $(id).hidden = !visible; }
+  // a live page has no card elements at all (no card number is collected there)
+  function show(id, visible) { if ($(id)) { $(id).hidden = !visible; } }
+  function on(id, event, handler) { if ($(id)) { $(id).addEventListener(event, handler); } }
 
   function notice(text, kind) {
     var n = $('notice');
@@ -49,6 +51,7 @@
     selected = method;
     ['tab-card', 'tab-mpesa'].forEach(function (id) {
       var tab = $(id);
+      if (!tab) { return; }
       tab.setAttribute('aria-selected', String(tab.getAttribute('data-method') === method));
     });
     show('card-form', method === 'CARD');
@@ -135,13 +138,13 @@
     api('GET', '/state').then(function (r) { if (r.ok) { render(r.body); } });
   }
 
-  $('tab-card').hidden = methods.indexOf('CARD') < 0;
-  $('tab-mpesa').hidden = methods.indexOf('MPESA_STK') < 0;
-  $('method-tabs').hidden = methods.length < 2;
-  $('tab-card').addEventListener('click', function () { selectMethod('CARD'); });
-  $('tab-mpesa').addEventListener('click', function () { selectMethod('MPESA_STK'); });
+  show('tab-card', methods.indexOf('CARD') >= 0);
+  show('tab-mpesa', methods.indexOf('MPESA_STK') >= 0);
+  show('method-tabs', methods.length >= 2);
+  on('tab-card', 'click', function () { selectMethod('CARD'); });
+  on('tab-mpesa', 'click', function () { selectMethod('MPESA_STK'); });
 
-  $('card-form').addEventListener('submit', function (e) {
+  on('card-form', 'submit', function (e) {
     e.preventDefault();
     submit('/card', {
       cardNumber: $('card-number').value,
@@ -153,10 +156,10 @@
     e.preventDefault();
     submit('/mpesa', { phoneNumber: $('mpesa-phone').value }, $('mpesa-pay'));
   });
-  $('auth-approve').addEventListener('click', function () {
+  on('auth-approve', 'click', function () {
     submit('/card/authentication', { result: 'approve' }, $('auth-approve'));
   });
-  $('auth-cancel').addEventListener('click', function () {
+  on('auth-cancel', 'click', function () {
     submit('/card/authentication', { result: 'cancel' }, $('auth-cancel'));
   });
 

@@ -11,7 +11,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Settings of checkout-service ({@code lipa.checkout.*}), checked at start-up.
  *
  * @param publicBaseUrl the public address customers reach the hosted page on (the gateway): checkoutUrl is
- *     {@code <publicBaseUrl>/checkout/<checkoutRef>}
+ *     {@code <publicBaseUrl><pagePath>/<checkoutRef>}
+ * @param pagePath where the hosted pages are at the gateway: {@code /checkout} in the sandbox, {@code /live/checkout}
+ *     in live (the gateway sends them to this service's {@code /checkout/...})
  * @param sessionLifetime how long a session accepts payment attempts before it becomes EXPIRED
  * @param actionGrace how long past its lifetime a session waits for the outcome of an attempt that is already with the
  *     customer or the rail (an M-Pesa prompt on the phone) before it expires anyway
@@ -24,6 +26,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("lipa.checkout")
 public record CheckoutProperties(
     @DefaultValue("http://localhost:8080") URI publicBaseUrl,
+    @DefaultValue("/checkout") String pagePath,
     @DefaultValue("30m") Duration sessionLifetime,
     @DefaultValue("5m") Duration actionGrace,
     @DefaultValue("5") int maxAttempts,
@@ -37,12 +40,20 @@ public record CheckoutProperties(
     if (!("http".equals(scheme) || "https".equals(scheme)) || publicBaseUrl.getHost() == null) {
       throw new IllegalArgumentException("lipa.checkout.public-base-url must be an absolute http(s) URL");
     }
+    if (!pagePath.matches("(/[a-z0-9-]+)+")) {
+      throw new IllegalArgumentException("lipa.checkout.page-path must be a path such as /checkout or /live/checkout");
+    }
     positive("lipa.checkout.session-lifetime", sessionLifetime);
     positive("lipa.checkout.action-grace", actionGrace);
     positive("lipa.checkout.expiry-sweep-interval", expirySweepInterval);
     if (maxAttempts < 1 || maxAttempts > 20) {
       throw new IllegalArgumentException("lipa.checkout.max-attempts must be between 1 and 20");
     }
+  }
+
+  /** The public address of the hosted page of this checkout reference. */
+  public String pageUrl(String checkoutRef) {
+    return baseUrl() + pagePath + "/" + checkoutRef;
   }
 
   /** The public base URL without a trailing slash. */

@@ -79,9 +79,10 @@ class CallbackSender implements AutoCloseable {
   AttemptOutcome send(Delivery delivery) {
     URI uri;
     try {
-      uri = CallbackUrlGuard.parse(delivery.url());
+      uri = guard.form(delivery.url());
     } catch (RefusedCallbackUrl e) {
-      return AttemptOutcome.unsendable("invalid url");
+      // a live dispatcher sends nothing in clear text, whatever a producer let through
+      return AttemptOutcome.unsendable(guard.httpsOnly() ? "invalid url: " + e.getMessage() : "invalid url");
     }
     try {
       // checked here too, not only when a connection opens: a pooled connection may be reused, and an address

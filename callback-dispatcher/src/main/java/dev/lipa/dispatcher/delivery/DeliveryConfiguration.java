@@ -1,5 +1,6 @@
 package dev.lipa.dispatcher.delivery;
 
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.tracing.TraceContexts;
 import dev.lipa.common.callbacks.CallbackUrlGuard;
 import dev.lipa.common.callbacks.PortSet;
@@ -29,17 +30,25 @@ class DeliveryConfiguration {
 
   /**
    * The SSRF guard. {@code lipa.callbacks.allow-private-targets=true} (the sandbox and the local platform) lets
-   * callbacks reach loopback and private networks; live leaves it false.
+   * callbacks reach loopback and private networks; a live dispatcher ignores it and delivers to public https URLs
+   * only.
    */
   @Bean
   CallbackUrlGuard callbackUrlGuard(@Value("${" + CallbackUrlGuard.ALLOW_PRIVATE_TARGETS + ":false}") boolean allow,
       @Value("${" + CallbackUrlGuard.PLATFORM_PORTS + ":" + CallbackUrlGuard.DEFAULT_PLATFORM_PORTS + "}")
-      String platformPorts) {
+      String platformPorts, StackEnvironment stack) {
+    if (stack.isLive()) {
+      if (allow) {
+        log.warn("{}=true is ignored in live: callbacks go to public https addresses only",
+            CallbackUrlGuard.ALLOW_PRIVATE_TARGETS);
+      }
+      return CallbackUrlGuard.of(stack, false, PortSet.parse(platformPorts));
+    }
     if (allow) {
       log.warn("{}=true: callbacks may reach loopback and private addresses except the platform's own ports {} "
           + "(never do this in live)", CallbackUrlGuard.ALLOW_PRIVATE_TARGETS, platformPorts);
     }
-    return new CallbackUrlGuard(allow, PortSet.parse(platformPorts));
+    return CallbackUrlGuard.of(stack, allow, PortSet.parse(platformPorts));
   }
 
   @Bean(destroyMethod = "shutdownNow")

@@ -43,8 +43,8 @@ class CallbackRequestListener {
   }
 
   // topic and group are settings only so that a test can run a second dispatcher process beside the one in its JVM
-  @KafkaListener(id = ID, topics = "${lipa.dispatcher.intake.topic:" + Topics.CALLBACKS + "}",
-      groupId = "${lipa.dispatcher.intake.group:callback-dispatcher}",
+  @KafkaListener(id = ID, topics = "${lipa.dispatcher.intake.topic:" + Topics.OfEnvironment.CALLBACKS + "}",
+      groupId = "${lipa.dispatcher.intake.group:callback-dispatcher" + Topics.OfEnvironment.GROUP_SUFFIX + "}",
       concurrency = "${lipa.dispatcher.intake.concurrency:3}", batch = "true")
   void onRecords(List<ConsumerRecord<String, String>> records) {
     // each record is read in its own trace (RecordBatches), and the delivery keeps that context for its POSTs

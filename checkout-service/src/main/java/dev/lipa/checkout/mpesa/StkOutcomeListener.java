@@ -30,7 +30,8 @@ class StkOutcomeListener {
     this.json = json;
   }
 
-  @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.COLLECTIONS)
+  @KafkaListener(id = GROUP, groupId = GROUP + Topics.OfEnvironment.GROUP_SUFFIX,
+      topics = Topics.OfEnvironment.COLLECTIONS)
   void onCollectionEvent(String value) {
     if (value == null || !value.contains(CHECKOUT_REFERENCE)) {
       // most of the topic is pushes checkout did not start: skipped without parsing (every event of a checkout

@@ -1,8 +1,10 @@
 package dev.lipa.checkout.page;
 
+import dev.lipa.checkout.CheckoutProperties;
 import dev.lipa.checkout.session.CheckoutSession;
 import dev.lipa.checkout.session.CheckoutSessions;
 import dev.lipa.checkout.web.Branding;
+import dev.lipa.common.environment.StackEnvironment;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -13,6 +15,7 @@ import java.text.DecimalFormatSymbols;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -23,8 +26,8 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.util.HtmlUtils;
 
 /**
- * The hosted checkout page at {@code /checkout/{checkoutRef}} (through the gateway's /checkout/** route, no merchant
- * credential) and its two static assets. The HTML is rendered here with every value HTML-escaped; the script then
+ * The hosted checkout page at {@code /checkout/{checkoutRef}} (through the gateway's /checkout/** route, or
+ * /live/checkout/** for a live service; no merchant credential) and its two static assets. The HTML is rendered here with every value HTML-escaped; the script then
  * drives payment through {@link PageApiController}.
  */
 @Controller
@@ -35,14 +38,27 @@ class HostedPageController {
       "checkout.js", new MediaType("text", "javascript", StandardCharsets.UTF_8),
       "checkout.css", new MediaType("text", "css", StandardCharsets.UTF_8));
 
+  private static final Pattern CARD_PARTS = Pattern.compile("<!--card-->.*?<!--/card-->", Pattern.DOTALL);
+
   private final CheckoutSessions sessions;
   private final Branding branding;
-  private final String page = resource("checkout/page.html");
-  private final String notFound = resource("checkout/not-found.html");
+  private final String page;
+  private final String notFound;
 
-  HostedPageController(CheckoutSessions sessions, Branding branding) {
+  /**
+   * A live page has no card tab, form or authentication step at all: no card processor is connected yet, so no card
+   * number is collected (docs/going-live.md).
+   */
+  HostedPageController(CheckoutSessions sessions, Branding branding, CheckoutProperties properties,
+      StackEnvironment stack) {
     this.sessions = sessions;
     this.branding = branding;
+    String template = resource("checkout/page.html");
+    if (stack.isLive()) {
+      template = CARD_PARTS.matcher(template).replaceAll("");
+    }
+    this.page = template.replace("{{pagePath}}", properties.pagePath());
+    this.notFound = resource("checkout/not-found.html").replace("{{pagePath}}", properties.pagePath());
   }
 
   @GetMapping("/checkout/{checkoutRef}")

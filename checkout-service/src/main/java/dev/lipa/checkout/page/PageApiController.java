@@ -9,6 +9,7 @@ import dev.lipa.checkout.session.SessionStatus;
 import dev.lipa.checkout.web.CheckoutApiException;
 import dev.lipa.checkout.web.CheckoutBodies;
 import dev.lipa.checkout.web.CheckoutJsonApi;
+import dev.lipa.common.environment.StackEnvironment;
 import java.time.Clock;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
@@ -40,8 +41,11 @@ class PageApiController {
   private final MpesaPayments mpesa;
   private final JsonMapper json;
   private final Clock clock;
+  private final StackEnvironment stack;
 
-  PageApiController(CheckoutSessions sessions, MpesaPayments mpesa, JsonMapper json, Clock clock) {
+  PageApiController(CheckoutSessions sessions, MpesaPayments mpesa, JsonMapper json, Clock clock,
+      StackEnvironment stack) {
+    this.stack = stack;
     this.sessions = sessions;
     this.mpesa = mpesa;
     this.json = json;
@@ -58,6 +62,7 @@ class PageApiController {
   @PostMapping("/card")
   PageState card(@PathVariable String checkoutRef, @RequestBody(required = false) byte[] raw,
       @RequestHeader(name = HttpHeaders.CONTENT_TYPE, required = false) String contentType) {
+    refuseCardsInLive();
     JsonNode body = CheckoutBodies.read(contentType, raw, json);
     CheckoutSession before = open(checkoutRef, PaymentMethod.CARD);
     SandboxCards.Card card = SandboxCards.check(text(body, "cardNumber"), text(body, "expiry"), text(body, "cvc"),
@@ -79,6 +84,7 @@ class PageApiController {
   @PostMapping("/card/authentication")
   PageState authenticate(@PathVariable String checkoutRef, @RequestBody(required = false) byte[] raw,
       @RequestHeader(name = HttpHeaders.CONTENT_TYPE, required = false) String contentType) {
+    refuseCardsInLive();
     JsonNode body = CheckoutBodies.read(contentType, raw, json);
     String result = text(body, "result");
     if (!"approve".equals(result) && !"cancel".equals(result)) {
@@ -113,6 +119,14 @@ class PageApiController {
       throw new CheckoutApiException(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
     } catch (IllegalTransitionException e) {
       throw closed(session(checkoutRef));
+    }
+  }
+
+  /** No card processor is connected yet: a live checkout takes no card, whatever the request says. */
+  private void refuseCardsInLive() {
+    if (stack.isLive()) {
+      throw new CheckoutApiException(HttpStatus.BAD_REQUEST,
+          "Card payments are not available yet: pay with M-Pesa");
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.lipa.checkout.session;
 
 import dev.lipa.common.events.EventEnvelope;
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.outbox.OutboxEvent;
@@ -22,9 +23,11 @@ public class CheckoutOutboxEvents {
   public static final String CALLBACK_KIND = "checkout";
 
   private final JsonMapper json;
+  private final StackEnvironment stack;
 
-  public CheckoutOutboxEvents(JsonMapper json) {
+  public CheckoutOutboxEvents(JsonMapper json, StackEnvironment stack) {
     this.json = json;
+    this.stack = stack;
   }
 
   public List<OutboxEvent> toOutbox(CheckoutSession session, List<CheckoutEvent> events) {
@@ -41,7 +44,7 @@ public class CheckoutOutboxEvents {
       data.put("url", d.callbackUrl());
       data.put("kind", CALLBACK_KIND);
       data.put("body", callbackBody(session, event));
-      return record(Topics.CALLBACKS, key, event, d.organisationId(), data);
+      return record(stack.topic(Topics.CALLBACKS), key, event, d.organisationId(), data);
     }
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("checkoutSessionId", key);
@@ -63,7 +66,7 @@ public class CheckoutOutboxEvents {
       a.put("reason", attempt.reason());
       data.put("attempt", a);
     }
-    return record(Topics.CHECKOUT, key, event, d.organisationId(), data);
+    return record(stack.topic(Topics.CHECKOUT), key, event, d.organisationId(), data);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.lipa.checkout.session;
 
+import static dev.lipa.common.environment.StackEnvironment.SANDBOX;
 import static dev.lipa.checkout.session.CheckoutSessionFixtures.ACTION_GRACE;
 import static dev.lipa.checkout.session.CheckoutSessionFixtures.CALLBACK_URL;
 import static dev.lipa.checkout.session.CheckoutSessionFixtures.CREATED_AT;
@@ -28,7 +29,7 @@ class CheckoutOutboxEventsPinningTests {
 
   private static final UUID SESSION_ID = UUID.fromString("6e5d4c3b-2a19-4087-b6a5-948372615049");
   private static final String CALLBACK_ID = "/data/callbackId";
-  private final CheckoutOutboxEvents outbox = new CheckoutOutboxEvents(PlatformJson.builder().build());
+  private final CheckoutOutboxEvents outbox = new CheckoutOutboxEvents(PlatformJson.builder().build(), SANDBOX);
 
   private static CheckoutSession aNewSession(String amount, String currency) {
     return CheckoutSession.create(new CheckoutSession.Details(SESSION_ID,

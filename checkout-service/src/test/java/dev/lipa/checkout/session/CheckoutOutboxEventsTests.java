@@ -1,5 +1,6 @@
 package dev.lipa.checkout.session;
 
+import static dev.lipa.common.environment.StackEnvironment.SANDBOX;
 import static dev.lipa.checkout.session.CheckoutSessionFixtures.ACTION_GRACE;
 import static dev.lipa.checkout.session.CheckoutSessionFixtures.CREATED_AT;
 import static dev.lipa.checkout.session.CheckoutSessionFixtures.EXPIRES_AT;
@@ -28,7 +29,7 @@ class CheckoutOutboxEventsTests {
 
   private static final JsonMapper JSON = PlatformJson.builder().build();
   private static final Instant LATER = CREATED_AT.plusSeconds(120);
-  private final CheckoutOutboxEvents outbox = new CheckoutOutboxEvents(JSON);
+  private final CheckoutOutboxEvents outbox = new CheckoutOutboxEvents(JSON, SANDBOX);
 
   private static void assertPinned(CheckoutSession session, List<OutboxEvent> records, String... pinned) {
     assertThat(records).hasSize(pinned.length);

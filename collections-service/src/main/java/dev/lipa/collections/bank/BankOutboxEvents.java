@@ -2,6 +2,7 @@ package dev.lipa.collections.bank;
 
 import dev.lipa.collections.CollectionsProperties;
 import dev.lipa.common.events.EventEnvelope;
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.outbox.OutboxEvent;
 import java.time.Clock;
@@ -28,12 +29,14 @@ public class BankOutboxEvents {
   public static final String CALLBACK_KIND = "bank";
 
   private final JsonMapper json;
+  private final StackEnvironment stack;
   private final Clock clock;
   private final ZoneId zone;
 
-  public BankOutboxEvents(JsonMapper json, Clock clock, CollectionsProperties properties) {
+  public BankOutboxEvents(JsonMapper json, Clock clock, CollectionsProperties properties, StackEnvironment stack) {
     this.json = json;
     this.clock = clock;
+    this.stack = stack;
     this.zone = properties.zone();
   }
 
@@ -50,7 +53,7 @@ public class BankOutboxEvents {
     received.put("customerid", collection.customerid());
     received.put("paymentmode", collection.paymentmode());
     received.put("description", collection.description());
-    events.add(record(Topics.COLLECTIONS, key, RECEIVED, collection, received));
+    events.add(record(stack.topic(Topics.COLLECTIONS), key, RECEIVED, collection, received));
     if (collection.callbackUrl() != null) {
       Map<String, Object> callback = new LinkedHashMap<>();
       callback.put("callbackId", collection.callbackId().toString());
@@ -58,7 +61,7 @@ public class BankOutboxEvents {
       callback.put("url", collection.callbackUrl());
       callback.put("kind", CALLBACK_KIND);
       callback.put("body", BankCollectionRecord.of(collection, null, zone));
-      events.add(record(Topics.CALLBACKS, key, CALLBACK_REQUESTED, collection, callback));
+      events.add(record(stack.topic(Topics.CALLBACKS), key, CALLBACK_REQUESTED, collection, callback));
     }
     return events;
   }

@@ -1,6 +1,7 @@
 package dev.lipa.collections.stk;
 
 import dev.lipa.common.events.EventEnvelope;
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.outbox.OutboxEvent;
@@ -28,11 +29,13 @@ public class StkOutboxEvents {
   public static final String CALLBACK_KIND = "stk";
 
   private final JsonMapper json;
+  private final StackEnvironment stack;
   private final Clock clock;
 
-  public StkOutboxEvents(JsonMapper json, Clock clock) {
+  public StkOutboxEvents(JsonMapper json, Clock clock, StackEnvironment stack) {
     this.json = json;
     this.clock = clock;
+    this.stack = stack;
   }
 
   public List<OutboxEvent> toOutbox(List<StkEvent> events) {
@@ -46,7 +49,7 @@ public class StkOutboxEvents {
         Map<String, Object> data = transaction(accepted.requestId(), accepted.referenceId(),
             accepted.phoneNumber(), accepted.amount(), accepted.currency());
         data.put("status", StkStatus.PENDING.name());
-        yield record(Topics.COLLECTIONS, key, ACCEPTED, event, data);
+        yield record(stack.topic(Topics.COLLECTIONS), key, ACCEPTED, event, data);
       }
       case StkEvent.Completed completed -> {
         Map<String, Object> data = transaction(completed.requestId(), completed.referenceId(),
@@ -56,7 +59,7 @@ public class StkOutboxEvents {
         data.put("resultDescription", completed.resultDescription());
         data.put("receipt", completed.receipt());
         String type = completed.status() == StkStatus.SUCCESS ? SUCCEEDED : FAILED;
-        yield record(Topics.COLLECTIONS, key, type, event, data);
+        yield record(stack.topic(Topics.COLLECTIONS), key, type, event, data);
       }
       case StkEvent.CallbackRequested callback -> {
         // exactly the spec's STK callback body; the dispatcher POSTs it as it is (the currency is the merchant's
@@ -72,7 +75,7 @@ public class StkOutboxEvents {
         data.put("url", callback.url());
         data.put("kind", CALLBACK_KIND);
         data.put("body", body);
-        yield record(Topics.CALLBACKS, key, CALLBACK_REQUESTED, event, data);
+        yield record(stack.topic(Topics.CALLBACKS), key, CALLBACK_REQUESTED, event, data);
       }
     };
   }

@@ -1,7 +1,9 @@
 package dev.lipa.collections.stk;
 
 import dev.lipa.collections.stk.rail.StkOutcomeHandler;
+import dev.lipa.collections.stk.rail.StkRail;
 import dev.lipa.collections.stk.rail.StkRailOutcome;
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.ids.RequestId;
@@ -11,6 +13,7 @@ import dev.lipa.common.once.CreateOnce;
 import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Origin;
+import dev.lipa.common.rail.RailUnavailableException;
 import dev.lipa.common.ratelimit.RateLimitExceededException;
 import dev.lipa.common.tracing.LogContext;
 import java.time.Clock;
@@ -22,6 +25,7 @@ import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 
 /** The STK push use cases: accept a request, list an organisation's pushes, apply a rail's outcome. */
@@ -35,10 +39,14 @@ public class StkPushes implements StkOutcomeHandler {
   private final Clock clock;
   private final PhonePromptLimits promptLimits;
   private final PaymentMetrics metrics;
+  private final ObjectProvider<StkRail> rails;
+  private final StackEnvironment stack;
 
   public StkPushes(StkPushStore store, RecordIds ids, Clock clock, PhonePromptLimits promptLimits,
-      PaymentMetrics metrics) {
+      PaymentMetrics metrics, ObjectProvider<StkRail> rails, StackEnvironment stack) {
     this.store = store;
+    this.rails = rails;
+    this.stack = stack;
     this.ids = ids;
     this.clock = clock;
     this.promptLimits = promptLimits;
@@ -58,8 +66,12 @@ public class StkPushes implements StkOutcomeHandler {
    *
    * @param origin the request's body fingerprint and, with an Idempotency-Key, the claim's record key
    * @throws RateLimitExceededException when the phone number has had its prompts for now (and this is no repeat)
+   * @throws RailUnavailableException in live when no live rail is configured (the simulator is sandbox-only)
    */
   public Creation<StkPush> accept(OrganisationId organisationId, StkPushRequest request, Origin origin) {
+    if (stack.isLive() && rails.stream().findAny().isEmpty()) {
+      throw RailUnavailableException.noLiveRailFor("STK pushes");
+    }
     RequestId requestId = RequestId.random();
     try (LogContext context = LogContext.payment(organisationId, requestId)) {
       return accept(organisationId, request, origin, requestId);

@@ -1,5 +1,6 @@
 package dev.lipa.collections.stk;
 
+import static dev.lipa.common.environment.StackEnvironment.SANDBOX;
 import static dev.lipa.collections.stk.StkPushFixtures.ACCEPTED_AT;
 import static dev.lipa.collections.stk.StkPushFixtures.REFERENCE;
 import static dev.lipa.collections.stk.StkPushFixtures.restored;
@@ -33,7 +34,7 @@ class StkOutboxEventsPinningTests {
   private static final OrganisationId ORGANISATION = OrganisationId.of("0b8c5a55-0b0b-4f0e-8f5e-1c2d3e4f5a6b");
   private static final UUID CALLBACK_ID = UUID.fromString("3d1f0e4b-7c55-4e1a-9b0e-5a9c2d7e8f10");
   private final StkOutboxEvents events = new StkOutboxEvents(PlatformJson.builder().build(),
-      Clock.fixed(NOW, ZoneOffset.UTC));
+      Clock.fixed(NOW, ZoneOffset.UTC), SANDBOX);
 
   private static StkPush pending(StkCurrency currency, String phone, MobileCountry country, String amount) {
     StkPushRequest request = new StkPushRequest("Order 42", MobileNumber.parse(phone, country).orElseThrow(),

@@ -1,10 +1,12 @@
 package dev.lipa.collections.stk;
 
+import static dev.lipa.common.environment.StackEnvironment.SANDBOX;
 import static dev.lipa.collections.stk.StkPushFixtures.REFERENCE;
 import static dev.lipa.collections.stk.StkPushFixtures.aPendingStkPush;
 import static dev.lipa.collections.stk.StkPushFixtures.restored;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.outbox.OutboxEvent;
 import java.time.Clock;
@@ -23,7 +25,7 @@ class StkOutboxEventsTests {
   private static final JsonMapper JSON = JsonMapper.builder().enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
       .build();
   private static final Instant NOW = Instant.parse("2026-03-01T09:00:03Z");
-  private final StkOutboxEvents events = new StkOutboxEvents(JSON, Clock.fixed(NOW, ZoneOffset.UTC));
+  private final StkOutboxEvents events = new StkOutboxEvents(JSON, Clock.fixed(NOW, ZoneOffset.UTC), SANDBOX);
 
   @Test
   void acceptedEventGoesToTheCollectionsTopicKeyedByRequestId() {
@@ -41,6 +43,20 @@ class StkOutboxEventsTests {
          "organisationId":"org-1",
          "data":{"requestId":"%s","referenceId":"ref-1","phoneNumber":"254712345678","amount":10,
                  "currency":"KSH","status":"PENDING"}}""".formatted(event.eventId(), requestId)));
+  }
+
+  @Test
+  void aLiveStackWritesTheSameRecordsToTheLiveTopics() {
+    StkPush push = restored(aPendingStkPush());
+    push.succeed(REFERENCE, "The service request is processed successfully.", "NLJ7RT61SV", UUID.randomUUID(), NOW);
+    StkOutboxEvents live = new StkOutboxEvents(JSON, Clock.fixed(NOW, ZoneOffset.UTC), StackEnvironment.LIVE);
+
+    List<OutboxEvent> outbox = live.toOutbox(push.events());
+
+    assertThat(outbox).extracting(OutboxEvent::topic)
+        .containsExactly("live.payments.collections.v1", "live.payments.callbacks.v1");
+    assertThat(outbox).extracting(e -> JSON.readTree(e.payload()).get("type").stringValue())
+        .containsExactly("stk.succeeded", "callback.requested");
   }
 
   @Test

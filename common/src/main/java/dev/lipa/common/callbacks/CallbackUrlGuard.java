@@ -1,5 +1,6 @@
 package dev.lipa.common.callbacks;
 
+import dev.lipa.common.environment.StackEnvironment;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -25,6 +26,9 @@ import java.util.Optional;
  * platform's own ports on any non-public address ({@code lipa.callbacks.platform-ports}): a callback must never
  * read the platform's own answers (the operator API, a service behind the gateway, the store) into a delivery log
  * its merchant can read.
+ *
+ * <p>A live service's guard ({@link #of}) allows no private target and only https URLs, whatever the settings say: a
+ * live callback carries real payments' data and must not travel in clear text or into a private network.
  */
 public final class CallbackUrlGuard {
 
@@ -42,6 +46,7 @@ public final class CallbackUrlGuard {
   }
 
   private final boolean allowPrivateTargets;
+  private final boolean httpsOnly;
   private final PortSet platformPorts;
   private final HostResolver resolver;
 
@@ -58,13 +63,48 @@ public final class CallbackUrlGuard {
   }
 
   public CallbackUrlGuard(boolean allowPrivateTargets, PortSet platformPorts, HostResolver resolver) {
+    this(allowPrivateTargets, false, platformPorts, resolver);
+  }
+
+  /** @param httpsOnly whether only https callback URLs are accepted (live) */
+  public CallbackUrlGuard(boolean allowPrivateTargets, boolean httpsOnly, PortSet platformPorts,
+      HostResolver resolver) {
     this.allowPrivateTargets = allowPrivateTargets;
+    this.httpsOnly = httpsOnly;
     this.platformPorts = platformPorts;
     this.resolver = resolver;
   }
 
+  /**
+   * The guard of a service of this environment: in the sandbox as the settings say; in live the full guard (no private
+   * target, https only) whatever they say.
+   */
+  public static CallbackUrlGuard of(StackEnvironment stack, boolean allowPrivateTargets, PortSet platformPorts) {
+    if (stack.isLive()) {
+      return new CallbackUrlGuard(false, true, platformPorts, InetAddress::getAllByName);
+    }
+    return new CallbackUrlGuard(allowPrivateTargets, false, platformPorts, InetAddress::getAllByName);
+  }
+
   public boolean allowsPrivateTargets() {
     return allowPrivateTargets;
+  }
+
+  public boolean httpsOnly() {
+    return httpsOnly;
+  }
+
+  /**
+   * Checks the form of a callback URL ({@link #parse}) and, for a guard that wants https only, its scheme.
+   *
+   * @throws RefusedCallbackUrl with a message that is safe to show the merchant
+   */
+  public URI form(String url) {
+    URI uri = parse(url);
+    if (httpsOnly && !"https".equalsIgnoreCase(uri.getScheme())) {
+      throw new RefusedCallbackUrl("the callbackUrl must be an https URL in live");
+    }
+    return uri;
   }
 
   /**
@@ -75,7 +115,7 @@ public final class CallbackUrlGuard {
    * @throws RefusedCallbackUrl with a message that is safe to show the merchant
    */
   public URI check(String url) {
-    URI uri = parse(url);
+    URI uri = form(url);
     try {
       resolve(uri.getHost(), port(uri));
     } catch (RefusedDestination e) {
@@ -93,7 +133,7 @@ public final class CallbackUrlGuard {
    */
   public void requireAcceptable(String field, String url) {
     try {
-      URI uri = parse(url);
+      URI uri = form(url);
       resolve(uri.getHost(), port(uri));
     } catch (RefusedCallbackUrl | RefusedDestination e) {
       throw dev.lipa.common.web.ValidationException.of(field, e.getMessage());

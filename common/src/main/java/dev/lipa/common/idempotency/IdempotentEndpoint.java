@@ -1,5 +1,6 @@
 package dev.lipa.common.idempotency;
 
+import dev.lipa.common.rail.RailUnavailableException;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.ValidationException;
 import java.util.function.Function;
@@ -17,8 +18,8 @@ import tools.jackson.databind.json.JsonMapper;
  *       the same key and the same body, with the header {@code Idempotent-Replayed: true};</li>
  *   <li>the same key with a different body: 409; the same key while the first request still runs: 409 ("still being
  *       processed"), nothing stored;</li>
- *   <li>a refusal (a 4xx answer, or an {@link ApiException} with a 4xx status or a {@link ValidationException}
- *       thrown by the action): the key is released, nothing is kept, and the client may retry, with another body
+ *   <li>a refusal (a 4xx answer, or an {@link ApiException} with a 4xx status, a {@link ValidationException} or a
+ *       {@link RailUnavailableException} thrown by the action, which all come before any write): the key is released, nothing is kept, and the client may retry, with another body
  *       too. Refusals are not stored (unlike Stripe's executed 4xx) because a refused request must write nothing and
  *       our refusals are functions of the body and the stored records, so a retry gets the same answer computed
  *       again. Validate the body <em>before</em> calling {@link #execute}, as Stripe does, so that a validation
@@ -100,7 +101,8 @@ public final class IdempotentEndpoint {
 
   /** A refusal writes nothing: the action refused the request before any write (see the class comment). */
   private static boolean isRefusal(Throwable e) {
-    return e instanceof ValidationException || e instanceof ApiException api && api.status().is4xxClientError();
+    return e instanceof ValidationException || e instanceof ApiException api && api.status().is4xxClientError()
+        || e instanceof RailUnavailableException;
   }
 
   private void abandon(IdempotencyClaim claim) {

@@ -32,7 +32,8 @@ public class OrganisationDirectoryListener {
   }
 
   @KafkaListener(id = LISTENER_ID, topics = Topics.ORGANISATIONS,
-      groupId = "${lipa.organisations.directory.group-id:${spring.application.name}-organisations}",
+      groupId = "${lipa.organisations.directory.group-id:${spring.application.name}-organisations"
+          + Topics.OfEnvironment.GROUP_SUFFIX + "}",
       autoStartup = "${lipa.organisations.directory.auto-startup:true}",
       properties = "auto.offset.reset=earliest")
   public void onOrganisationEvent(String value) {

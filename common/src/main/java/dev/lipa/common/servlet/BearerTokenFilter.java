@@ -1,5 +1,6 @@
 package dev.lipa.common.servlet;
 
+import dev.lipa.common.environment.Environment;
 import dev.lipa.common.security.InvalidTokenException;
 import dev.lipa.common.security.KeysUnavailableException;
 import dev.lipa.common.security.TokenVerifier;
@@ -23,7 +24,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Verifies the bearer token of every protected request in the service itself (defence in depth: a header from the
- * network is never identity) and leaves the verified token for {@link Caller}. Refusals are the platform's envelope;
+ * network is never identity) and leaves the verified token for {@link Caller}. A verified token of the other
+ * environment (a sandbox key's on a live service, or the reverse) is refused with 403 and the key environment's
+ * {@link Environment#wrongPathMessage()} on every path, before anything is read or written: the gateway decides this
+ * first, and a call that reaches the service another way gets the same answer. Refusals are the platform's envelope;
  * a service whose API has another error body overrides {@link #refusal}.
  */
 public class BearerTokenFilter extends OncePerRequestFilter {
@@ -35,10 +39,13 @@ public class BearerTokenFilter extends OncePerRequestFilter {
   private final List<String> protectedPaths;
   private final List<String> publicPaths;
   private final JsonMapper json;
+  private final Environment served;
 
+  /** @param served the environment this service serves: tokens of the other one are refused */
   public BearerTokenFilter(TokenVerifier verifier, List<String> protectedPaths, List<String> publicPaths,
-      JsonMapper json) {
+      JsonMapper json, Environment served) {
     this.verifier = verifier;
+    this.served = served;
     this.protectedPaths = protectedPaths;
     this.publicPaths = publicPaths;
     this.json = json;
@@ -71,6 +78,13 @@ public class BearerTokenFilter extends OncePerRequestFilter {
       write(response, HttpStatus.SERVICE_UNAVAILABLE, "authentication is temporarily unavailable");
       return;
     }
+    if (token.environment() != served) {
+      log.info("refused a {} token of organisation {} on {} {}: this service serves the {} environment",
+          token.environment().claim(), token.organisationId(), request.getMethod(), RequestPaths.routed(request),
+          served.claim());
+      write(response, HttpStatus.FORBIDDEN, token.environment().wrongPathMessage());
+      return;
+    }
     // every line the request logs names its organisation (never the token)
     try (LogContext context = LogContext.organisation(token.organisationId())) {
       chain.doFilter(request, response);
@@ -86,7 +100,7 @@ public class BearerTokenFilter extends OncePerRequestFilter {
     json.writeValue(response.getOutputStream(), refusal(status, message));
   }
 
-  /** The body of a refusal (401 or 503) with this message. */
+  /** The body of a refusal (401, 403 or 503) with this message. */
   protected Object refusal(HttpStatus status, String message) {
     return Envelope.error(status, message);
   }

@@ -4,6 +4,7 @@ import dev.lipa.common.ratelimit.RateLimitExceededException;
 import dev.lipa.common.json.UnreadableJson;
 import dev.lipa.common.security.InvalidTokenException;
 import dev.lipa.common.store.StoreUnavailable;
+import dev.lipa.common.rail.RailUnavailableException;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.common.web.ValidationException;
@@ -42,6 +43,11 @@ public class EnvelopeExceptionHandler {
   @ExceptionHandler(ApiException.class)
   ResponseEntity<Envelope<Void>> refused(ApiException e) {
     return respond(e.status(), e.getMessage());
+  }
+
+  @ExceptionHandler(RailUnavailableException.class)
+  ResponseEntity<Envelope<Void>> noRail(RailUnavailableException e) {
+    return respond(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
   }
 
   @ExceptionHandler(RateLimitExceededException.class)

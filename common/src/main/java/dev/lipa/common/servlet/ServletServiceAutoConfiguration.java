@@ -2,6 +2,8 @@ package dev.lipa.common.servlet;
 
 import dev.lipa.common.callbacks.CallbackUrlGuard;
 import dev.lipa.common.callbacks.PortSet;
+import dev.lipa.common.environment.EnvironmentAutoConfiguration;
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.json.JsonAutoConfiguration;
 import dev.lipa.common.security.JwksKeys;
@@ -34,7 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
  * spelt operator calls are recorded too), then the path rules (an odd spelling is refused before any credential is
  * looked at), then the operator and internal guards, then the bearer token.
  */
-@AutoConfiguration(after = JsonAutoConfiguration.class)
+@AutoConfiguration(after = {JsonAutoConfiguration.class, EnvironmentAutoConfiguration.class})
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(name = "jakarta.servlet.Filter")
 @EnableConfigurationProperties({SecurityProperties.class, OperatorSettings.class})
@@ -101,14 +103,21 @@ public class ServletServiceAutoConfiguration {
     return Clock.systemUTC();
   }
 
-  /** The SSRF guard for callback URLs merchants give; private targets only where the setting allows them. */
+  /**
+   * The SSRF guard for callback URLs merchants give; private targets only where the setting allows them, and never in
+   * live, which also accepts only https URLs.
+   */
   @Bean
   @ConditionalOnMissingBean
   CallbackUrlGuard callbackUrlGuard(
       @Value("${" + CallbackUrlGuard.ALLOW_PRIVATE_TARGETS + ":false}") boolean allowPrivateTargets,
       @Value("${" + CallbackUrlGuard.PLATFORM_PORTS + ":" + CallbackUrlGuard.DEFAULT_PLATFORM_PORTS + "}")
-      String platformPorts) {
-    return new CallbackUrlGuard(allowPrivateTargets, PortSet.parse(platformPorts));
+      String platformPorts, StackEnvironment stack) {
+    if (stack.isLive() && allowPrivateTargets) {
+      log.warn("{}=true is ignored in live: callbacks reach public https addresses only",
+          CallbackUrlGuard.ALLOW_PRIVATE_TARGETS);
+    }
+    return CallbackUrlGuard.of(stack, allowPrivateTargets, PortSet.parse(platformPorts));
   }
 
   @Bean
@@ -138,9 +147,9 @@ public class ServletServiceAutoConfiguration {
   @Bean
   @ConditionalOnProperty("lipa.security.jwks-uri")
   FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(TokenVerifier verifier, SecurityProperties properties,
-      JsonMapper json) {
-    FilterRegistrationBean<BearerTokenFilter> bean = new FilterRegistrationBean<>(
-        new BearerTokenFilter(verifier, properties.protectedPaths(), properties.publicPaths(), json));
+      JsonMapper json, StackEnvironment stack) {
+    FilterRegistrationBean<BearerTokenFilter> bean = new FilterRegistrationBean<>(new BearerTokenFilter(verifier,
+        properties.protectedPaths(), properties.publicPaths(), json, stack.environment()));
     bean.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
     return bean;
   }

@@ -13,6 +13,7 @@ import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.lipa.common.security.RevocationFeed;
+import dev.lipa.common.environment.Environment;
 import dev.lipa.common.security.TokenClaims;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -128,6 +129,11 @@ public final class TestIssuer {
   /** A valid access token for the organisation. */
   public String accessToken(String organisationId) {
     return token(organisationId, claims -> { });
+  }
+
+  /** A valid access token for the organisation minted from a key of that environment (its {@code env} claim). */
+  public String accessToken(String organisationId, Environment environment) {
+    return token(organisationId, claims -> claims.claim(TokenClaims.ENVIRONMENT, environment.claim()));
   }
 
   /** A token with the platform's claims for the organisation, changed by {@code edit} before signing. */

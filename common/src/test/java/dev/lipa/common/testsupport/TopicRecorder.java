@@ -1,5 +1,6 @@
 package dev.lipa.common.testsupport;
 
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.events.Topics;
 import java.time.Duration;
 import java.util.List;
@@ -42,8 +43,11 @@ public final class TopicRecorder {
     props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
     props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
     KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props);
+    // the live stack's topics too (live.payments.*.v1): the live-mode tests read them
+    StackEnvironment live = StackEnvironment.LIVE;
     consumer.subscribe(List.of(Topics.COLLECTIONS, Topics.PAYOUTS, Topics.CHECKOUT, Topics.ORGANISATIONS,
-        Topics.CALLBACKS));
+        Topics.CALLBACKS, live.topic(Topics.COLLECTIONS), live.topic(Topics.PAYOUTS), live.topic(Topics.CHECKOUT),
+        live.topic(Topics.CALLBACKS)));
     Thread poller = new Thread(() -> {
       while (true) {
         consumer.poll(Duration.ofMillis(100)).forEach(RECORDS::add);

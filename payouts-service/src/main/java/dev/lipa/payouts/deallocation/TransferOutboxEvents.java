@@ -1,6 +1,7 @@
 package dev.lipa.payouts.deallocation;
 
 import dev.lipa.common.events.EventEnvelope;
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.outbox.OutboxEvent;
 import java.time.Clock;
@@ -21,11 +22,13 @@ import tools.jackson.databind.json.JsonMapper;
 public class TransferOutboxEvents {
 
   private final JsonMapper json;
+  private final StackEnvironment stack;
   private final Clock clock;
 
-  public TransferOutboxEvents(JsonMapper json, Clock clock) {
+  public TransferOutboxEvents(JsonMapper json, Clock clock, StackEnvironment stack) {
     this.json = json;
     this.clock = clock;
+    this.stack = stack;
   }
 
   /** The event of a transfer that reached its final status. */
@@ -44,6 +47,6 @@ public class TransferOutboxEvents {
     // the event belongs to the paying organisation's stream; the data names both sides
     EventEnvelope envelope = new EventEnvelope(UUID.randomUUID().toString(), type, 1, clock.instant(),
         transfer.payer().value(), data);
-    return OutboxEvent.of(Topics.PAYOUTS, transfer.requestId().toString(), envelope, json);
+    return OutboxEvent.of(stack.topic(Topics.PAYOUTS), transfer.requestId().toString(), envelope, json);
   }
 }

@@ -51,7 +51,8 @@ class CheckoutCredits {
     this.json = json;
   }
 
-  @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.CHECKOUT,
+  @KafkaListener(id = GROUP, groupId = GROUP + Topics.OfEnvironment.GROUP_SUFFIX,
+      topics = Topics.OfEnvironment.CHECKOUT,
       containerFactory = CollectionCredits.CONTAINER_FACTORY, batch = "true")
   void onCheckoutEvents(List<ConsumerRecord<String, String>> records) {
     // store failures propagate: the container retries the batch uncommitted, and the movement ids keep it harmless; a

@@ -56,7 +56,8 @@ class CollectionCredits {
     this.json = json;
   }
 
-  @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.COLLECTIONS, containerFactory = CONTAINER_FACTORY,
+  @KafkaListener(id = GROUP, groupId = GROUP + Topics.OfEnvironment.GROUP_SUFFIX,
+      topics = Topics.OfEnvironment.COLLECTIONS, containerFactory = CONTAINER_FACTORY,
       batch = "true")
   void onCollectionEvents(List<ConsumerRecord<String, String>> records) {
     // store failures propagate: the container retries the batch uncommitted, and the movement ids keep it harmless; a

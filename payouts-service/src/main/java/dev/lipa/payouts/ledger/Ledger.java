@@ -1,5 +1,6 @@
 package dev.lipa.payouts.ledger;
 
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RequestId;
 import dev.lipa.payouts.PayoutsProperties;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Service;
 
 /**
@@ -45,14 +47,22 @@ public class Ledger implements AutoCloseable {
   private final PayoutsProperties.Ledger settings;
   private final LedgerRepair repairs;
 
+  /** A live ledger's accounts open at zero whatever is configured: the opening float is the sandbox's test money. */
+  @Autowired
   public Ledger(LedgerStore store, ObjectProvider<ReservationOwners> owners, PayoutsProperties properties,
-      Clock clock) {
+      Clock clock, StackEnvironment stack) {
     this.store = store;
     this.owners = owners;
     this.clock = clock;
     this.settings = properties.ledger();
-    this.openingFloat = settings.openingFloat();
+    this.openingFloat = stack.isLive() ? Map.of() : settings.openingFloat();
     this.repairs = new LedgerRepair(store, owners, settings, this::apply, this::now);
+  }
+
+  /** The sandbox's ledger: for tests that build it themselves. */
+  public Ledger(LedgerStore store, ObjectProvider<ReservationOwners> owners, PayoutsProperties properties,
+      Clock clock) {
+    this(store, owners, properties, clock, StackEnvironment.SANDBOX);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.lipa.payouts.payout;
 
 import dev.lipa.common.events.EventEnvelope;
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.outbox.OutboxEvent;
 import java.time.Clock;
@@ -26,11 +27,13 @@ public class PayoutOutboxEvents {
   public static final String CALLBACK_REQUESTED = "callback.requested";
 
   private final JsonMapper json;
+  private final StackEnvironment stack;
   private final Clock clock;
 
-  public PayoutOutboxEvents(JsonMapper json, Clock clock) {
+  public PayoutOutboxEvents(JsonMapper json, Clock clock, StackEnvironment stack) {
     this.json = json;
     this.clock = clock;
+    this.stack = stack;
   }
 
   public List<OutboxEvent> toOutbox(List<PayoutEvent> events) {
@@ -41,8 +44,8 @@ public class PayoutOutboxEvents {
     Payout payout = event.payout();
     return switch (event) {
       case PayoutEvent.Accepted ignored ->
-          record(Topics.PAYOUTS, payout.kind().code() + "." + ACCEPTED, payout, domainData(payout, true));
-      case PayoutEvent.Completed ignored -> record(Topics.PAYOUTS, payout.kind().code() + "."
+          record(stack.topic(Topics.PAYOUTS), payout.kind().code() + "." + ACCEPTED, payout, domainData(payout, true));
+      case PayoutEvent.Completed ignored -> record(stack.topic(Topics.PAYOUTS), payout.kind().code() + "."
           + (payout.status() == PayoutStatus.SUCCESS ? SUCCEEDED : FAILED), payout, domainData(payout, false));
       case PayoutEvent.CallbackRequested callback -> {
         Map<String, Object> data = new LinkedHashMap<>();
@@ -51,7 +54,7 @@ public class PayoutOutboxEvents {
         data.put("url", payout.request().callbackUrl());
         data.put("kind", payout.kind().code());
         data.put("body", callbackBody(payout));
-        yield record(Topics.CALLBACKS, CALLBACK_REQUESTED, payout, data);
+        yield record(stack.topic(Topics.CALLBACKS), CALLBACK_REQUESTED, payout, data);
       }
     };
   }

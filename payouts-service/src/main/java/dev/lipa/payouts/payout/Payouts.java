@@ -1,5 +1,6 @@
 package dev.lipa.payouts.payout;
 
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RecordIds;
 import dev.lipa.common.ids.RequestId;
@@ -9,11 +10,13 @@ import dev.lipa.common.once.CreateOnce;
 import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Origin;
+import dev.lipa.common.rail.RailUnavailableException;
 import dev.lipa.common.tracing.LogContext;
 import dev.lipa.payouts.ledger.Ledger;
 import dev.lipa.payouts.money.Currency;
 import dev.lipa.payouts.payout.rail.PayoutOrder;
 import dev.lipa.payouts.payout.rail.PayoutOutcomeHandler;
+import dev.lipa.payouts.payout.rail.PayoutRail;
 import dev.lipa.payouts.payout.rail.PayoutRailOutcome;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +31,7 @@ import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Service;
 
@@ -53,10 +57,15 @@ public class Payouts implements PayoutOutcomeHandler {
   private final Ledger ledger;
   private final Clock clock;
   private final PaymentMetrics metrics;
+  private final ObjectProvider<PayoutRail> rails;
+  private final StackEnvironment stack;
 
   @Autowired
-  public Payouts(PayoutStore store, RecordIds ids, Ledger ledger, Clock clock, PaymentMetrics metrics) {
+  public Payouts(PayoutStore store, RecordIds ids, Ledger ledger, Clock clock, PaymentMetrics metrics,
+      ObjectProvider<PayoutRail> rails, StackEnvironment stack) {
     this.store = store;
+    this.rails = rails;
+    this.stack = stack;
     this.ids = ids;
     this.ledger = ledger;
     this.clock = clock;
@@ -68,9 +77,9 @@ public class Payouts implements PayoutOutcomeHandler {
     this.metrics = metrics;
   }
 
-  /** Without exported metrics: for tests that build the use cases themselves. */
+  /** Without exported metrics, in the sandbox: for tests that build the use cases themselves. */
   public Payouts(PayoutStore store, RecordIds ids, Ledger ledger, Clock clock) {
-    this(store, ids, ledger, clock, PaymentMetrics.unexported());
+    this(store, ids, ledger, clock, PaymentMetrics.unexported(), null, StackEnvironment.SANDBOX);
   }
 
   /**
@@ -83,8 +92,12 @@ public class Payouts implements PayoutOutcomeHandler {
    *
    * @throws dev.lipa.payouts.ledger.InsufficientBalanceException when the available balance does not cover it (and
    *     this is no repeat)
+   * @throws RailUnavailableException in live when no live rail is configured (the simulator is sandbox-only)
    */
   public Creation<Payout> accept(OrganisationId organisationId, PayoutRequest request, Origin origin) {
+    if (stack.isLive() && rails.stream().findAny().isEmpty()) {
+      throw RailUnavailableException.noLiveRailFor("payouts");
+    }
     RequestId requestId = RequestId.random();
     try (LogContext context = LogContext.payment(organisationId, requestId)) {
       return accept(organisationId, request, origin, requestId);

@@ -1,5 +1,6 @@
 package dev.lipa.payouts.deallocation;
 
+import static dev.lipa.common.environment.StackEnvironment.SANDBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lipa.common.events.Topics;
@@ -28,7 +29,7 @@ class TransferOutboxEventsPinningTests {
   private static final OrganisationId PARENT = OrganisationId.of("0b8c5a55-0b0b-4f0e-8f5e-1c2d3e4f5a6b");
   private static final OrganisationId SUB_ACCOUNT = OrganisationId.of("7a2d3c9f-2222-4333-8444-a55566667777");
   private final TransferOutboxEvents events = new TransferOutboxEvents(PlatformJson.builder().build(),
-      Clock.fixed(NOW, ZoneOffset.UTC));
+      Clock.fixed(NOW, ZoneOffset.UTC), SANDBOX);
 
   private static Transfer completed(Transfer.Type type, Currency currency, String amount, String referenceId,
       OrganisationId initiatedBy) {

@@ -1,5 +1,6 @@
 package dev.lipa.payouts.payout;
 
+import static dev.lipa.common.environment.StackEnvironment.SANDBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lipa.common.events.Topics;
@@ -30,7 +31,7 @@ class PayoutOutboxEventsPinningTests {
   private static final RequestId REQUEST_ID = RequestId.parse("2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e");
   private static final UUID CALLBACK_ID = UUID.fromString("c0ffee00-1111-4222-8333-444455556666");
   private final PayoutOutboxEvents events = new PayoutOutboxEvents(PlatformJson.builder().build(),
-      Clock.fixed(NOW, ZoneOffset.UTC));
+      Clock.fixed(NOW, ZoneOffset.UTC), SANDBOX);
 
   private static PayoutRequest request(PayoutKind kind) {
     return switch (kind) {

@@ -1,7 +1,9 @@
 package dev.lipa.payouts.payout;
 
+import static dev.lipa.common.environment.StackEnvironment.SANDBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RequestId;
@@ -30,7 +32,19 @@ class PayoutOutboxEventsTests {
   private static final Instant NOW = Instant.parse("2026-06-01T10:00:03Z");
   private static final RequestId REQUEST_ID = RequestId.parse("0b7c1e2a-4d5f-4a6b-9c8d-7e6f5a4b3c2d");
   private static final UUID CALLBACK_ID = UUID.fromString("c0ffee00-1111-4222-8333-444455556666");
-  private final PayoutOutboxEvents events = new PayoutOutboxEvents(JSON, Clock.fixed(NOW, ZoneOffset.UTC));
+  private final PayoutOutboxEvents events = new PayoutOutboxEvents(JSON, Clock.fixed(NOW, ZoneOffset.UTC), SANDBOX);
+
+  @Test
+  void aLiveStackWritesTheSameRecordsToTheLiveTopics() {
+    Payout payout = restored(pending(kenyan()));
+    payout.succeed(success(), NOW);
+    PayoutOutboxEvents live = new PayoutOutboxEvents(JSON, Clock.fixed(NOW, ZoneOffset.UTC), StackEnvironment.LIVE);
+
+    List<OutboxEvent> outbox = live.toOutbox(payout.events());
+
+    assertThat(outbox).extracting(OutboxEvent::topic)
+        .containsExactly("live.payments.payouts.v1", "live.payments.callbacks.v1");
+  }
 
   private static Payout pending(PayoutRequest request) {
     return Payout.accept(42, REQUEST_ID, OrganisationId.of("org-1"), request, "12345-67890123-1", ACCEPTED_AT);

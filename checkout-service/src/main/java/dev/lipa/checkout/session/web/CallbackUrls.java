@@ -27,7 +27,7 @@ class CallbackUrls {
 
   void requireAcceptable(String field, String url) {
     try {
-      URI uri = CallbackUrlGuard.parse(url);
+      URI uri = guard.form(url);
       guard.resolve(uri.getHost());
     } catch (RefusedCallbackUrl | RefusedDestination e) {
       throw ValidationException.of(field, e.getMessage());

@@ -4,9 +4,11 @@ import dev.lipa.checkout.CheckoutProperties;
 import dev.lipa.checkout.session.CheckoutSession;
 import dev.lipa.checkout.session.CheckoutSessions;
 import dev.lipa.checkout.session.CreateSessionRequest;
+import dev.lipa.checkout.session.PaymentMethod;
 import dev.lipa.checkout.web.Branding;
 import dev.lipa.checkout.web.CheckoutBodies;
 import dev.lipa.checkout.web.CheckoutJsonApi;
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.idempotency.IdempotencyClaim;
 import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
@@ -39,9 +41,10 @@ import tools.jackson.databind.json.JsonMapper;
 /** Endpoints 2 and 3 of the spec: create a checkout session, retrieve one of the caller's sessions. No envelope. */
 @RestController
 @CheckoutJsonApi
-@RequestMapping(path = "/api/sandbox/v1/checkout-sessions", produces = MediaType.APPLICATION_JSON_VALUE)
+@RequestMapping(path = StackEnvironment.API + "/checkout-sessions", produces = MediaType.APPLICATION_JSON_VALUE)
 class CheckoutSessionController {
 
+  /** The idempotency keys' scope: the sandbox path names it in both environments (each has its own store). */
   static final String CREATE_SCOPE = "POST /api/sandbox/v1/checkout-sessions";
   static final String DEVICE_ID = "Device-Id";
   static final int DEVICE_ID_MAX = 128;
@@ -52,9 +55,11 @@ class CheckoutSessionController {
   private final Branding branding;
   private final CheckoutProperties properties;
   private final JsonMapper json;
+  private final StackEnvironment stack;
 
   CheckoutSessionController(CheckoutSessions sessions, IdempotentEndpoint idempotency, CallbackUrls callbackUrls,
-      Branding branding, CheckoutProperties properties, JsonMapper json) {
+      Branding branding, CheckoutProperties properties, JsonMapper json, StackEnvironment stack) {
+    this.stack = stack;
     this.sessions = sessions;
     this.idempotency = idempotency;
     this.callbackUrls = callbackUrls;
@@ -82,6 +87,11 @@ class CheckoutSessionController {
     } catch (ValidationException e) {
       e.errors().forEach((field, messages) -> messages.forEach(message -> errors.add(field, message)));
     }
+    if (command != null && stack.isLive() && command.paymentMethods().contains(PaymentMethod.CARD)) {
+      // no card processor is connected yet: a live page collects no card number (docs/going-live.md)
+      errors.add("paymentMethods", "CARD is not available in live yet (no card processor is connected); offer "
+          + "MPESA_STK");
+    }
     errors.throwIfAny();
     if (command.callbackUrl() != null) {
       // loopback, private and metadata addresses are refused at acceptance already (SSRF)
@@ -108,7 +118,7 @@ class CheckoutSessionController {
 
   private Created created(CheckoutSession session) {
     String ref = session.details().checkoutRef();
-    return new Created(session.id().toString(), properties.baseUrl() + "/checkout/" + ref, ref,
+    return new Created(session.id().toString(), properties.pageUrl(ref), ref,
         session.status().name());
   }
 

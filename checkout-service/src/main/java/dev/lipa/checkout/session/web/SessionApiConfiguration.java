@@ -1,5 +1,6 @@
 package dev.lipa.checkout.session.web;
 
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.security.TokenVerifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -14,9 +15,10 @@ class SessionApiConfiguration {
 
   @Bean
   @ConditionalOnProperty("lipa.security.jwks-uri")
-  FilterRegistrationBean<CheckoutTokenFilter> checkoutTokenFilter(TokenVerifier verifier, JsonMapper json) {
+  FilterRegistrationBean<CheckoutTokenFilter> checkoutTokenFilter(TokenVerifier verifier, JsonMapper json,
+      StackEnvironment stack) {
     FilterRegistrationBean<CheckoutTokenFilter> bean = new FilterRegistrationBean<>(
-        new CheckoutTokenFilter(verifier, json));
+        new CheckoutTokenFilter(verifier, json, stack));
     bean.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
     return bean;
   }

@@ -6,6 +6,8 @@ import dev.lipa.collections.bank.BankCollections;
 import dev.lipa.collections.bank.BankDeposit;
 import dev.lipa.collections.bank.TransactionConflictException;
 import dev.lipa.collections.bank.UnknownAccountException;
+import dev.lipa.common.environment.ConditionalOnEnvironment;
+import dev.lipa.common.environment.Environment;
 import dev.lipa.common.json.UnreadableJson;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
@@ -33,9 +35,11 @@ import tools.jackson.databind.json.JsonMapper;
  * Partner banks tell us of deposits here (our endpoint; the spec does not show how bank collections arrive). Not a
  * merchant endpoint: no bearer token (it is in {@code lipa.security.public-paths}); each bank signs its requests
  * instead ({@link BankSignatures}). Answers 201 with the stored record (without organisation) for a new deposit, 200
- * with the same for a repeated transactionref, 422 for an account number no organisation holds.
+ * with the same for a repeated transactionref, 422 for an account number no organisation holds. Sandbox stack only
+ * until a live bank rail exists: a live service has no such path.
  */
 @RestController
+@ConditionalOnEnvironment(Environment.SANDBOX)
 class BankNotificationController {
 
   static final String PATH = "/api/v1/banks/{bankCode}/notifications";

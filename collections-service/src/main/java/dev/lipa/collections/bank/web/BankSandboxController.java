@@ -4,11 +4,9 @@ import dev.lipa.collections.CollectionsProperties;
 import dev.lipa.collections.bank.BankCollection;
 import dev.lipa.collections.bank.BankCollectionRecord;
 import dev.lipa.collections.bank.BankCollections;
-import dev.lipa.collections.bank.BankDeposit;
 import dev.lipa.collections.bank.BankListQuery;
-import dev.lipa.collections.bank.TransactionConflictException;
-import dev.lipa.collections.bank.UnknownAccountException;
 import dev.lipa.collections.organisations.OrganisationProfiles;
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.organisations.BankRecordOrganisation;
 import dev.lipa.common.servlet.Caller;
@@ -17,69 +15,39 @@ import dev.lipa.common.web.Envelope;
 import dev.lipa.common.web.FieldErrors;
 import dev.lipa.common.web.ValidationException;
 import jakarta.servlet.http.HttpServletRequest;
-import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.UUID;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import tools.jackson.databind.JsonNode;
 
 /**
- * Endpoints 13 and 14 of the spec (one bank collection by its uuid, the caller's bank collections) and our sandbox
- * deposit simulator. Every query is scoped by the caller's organisation: another organisation's record is "not found".
+ * Endpoints 13 and 14 of the spec (one bank collection by its uuid, the caller's bank collections), in both
+ * environments ({@link BankSimulationController} is the sandbox's deposit simulator). Every query is scoped by the caller's organisation: another organisation's record is "not found".
  */
 @RestController
-@RequestMapping(path = "/api/sandbox/v1/bank/collection", produces = MediaType.APPLICATION_JSON_VALUE)
+@RequestMapping(path = StackEnvironment.API + "/bank/collection", produces = MediaType.APPLICATION_JSON_VALUE)
 class BankSandboxController {
 
   static final int DEFAULT_PAGE_SIZE = 100;
   static final int MAX_PAGE_SIZE = 500;
   static final String NOT_FOUND = "Bank collection not found";
-  static final String NOT_YOUR_ACCOUNT = "No bank account of yours has this account number";
 
   private final BankCollections collections;
   private final OrganisationProfiles organisations;
   private final ZoneId zone;
-  private final Clock clock;
 
   BankSandboxController(BankCollections collections, OrganisationProfiles organisations,
-      CollectionsProperties properties, Clock clock) {
+      CollectionsProperties properties) {
     this.collections = collections;
     this.organisations = organisations;
     this.zone = properties.zone();
-    this.clock = clock;
-  }
-
-  /**
-   * A test deposit to one of the caller's own account numbers (as set by the platform team). 201 with the record; a
-   * repeated transactionref answers 200 with the record stored the first time.
-   */
-  @PostMapping(path = "/simulate", consumes = MediaType.APPLICATION_JSON_VALUE)
-  ResponseEntity<Envelope<BankCollectionRecord>> simulate(@RequestBody JsonNode body, HttpServletRequest request) {
-    BankDeposit deposit = BankDeposit.fromSimulation(body, LocalDate.now(clock.withZone(zone)));
-    BankCollections.Received received;
-    try {
-      received = collections.simulate(Caller.organisation(request), deposit);
-    } catch (UnknownAccountException e) {
-      throw ApiException.notFound(NOT_YOUR_ACCOUNT);
-    } catch (TransactionConflictException e) {
-      throw ApiException.conflict(e.getMessage());
-    }
-    BankCollectionRecord record = view(received.collection());
-    return received.created()
-        ? ResponseEntity.status(HttpStatus.CREATED).body(Envelope.created("Bank collection simulated", record))
-        : ResponseEntity.ok(Envelope.ok("Bank collection already received", record));
   }
 
   /** Endpoint 13: {@code requestId} is the record's uuid. */

@@ -5,6 +5,7 @@ import dev.lipa.collections.stk.StkPush;
 import dev.lipa.collections.stk.StkPushRequest;
 import dev.lipa.collections.stk.StkPushes;
 import dev.lipa.common.callbacks.CallbackUrlGuard;
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.idempotency.IdempotencyClaim;
 import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
@@ -38,10 +39,11 @@ import tools.jackson.databind.JsonNode;
 
 /** Endpoints 4 and 5 of the spec: create an STK push, list the caller's STK pushes; and ours: read one. */
 @RestController
-@RequestMapping(path = "/api/sandbox/v1/stk", produces = MediaType.APPLICATION_JSON_VALUE)
+@RequestMapping(path = StackEnvironment.API + "/stk", produces = MediaType.APPLICATION_JSON_VALUE)
 class StkPushController {
 
   /** The idempotency scope of the create endpoint. */
+  /** The idempotency keys' scope: the sandbox path names it in both environments (each has its own store). */
   static final String CREATE_SCOPE = "POST /api/sandbox/v1/stk/new";
 
   private final StkPushes pushes;

@@ -1,5 +1,6 @@
 package dev.lipa.payouts.business.web;
 
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.lookups.ListPage;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.Envelope;
@@ -24,7 +25,9 @@ import tools.jackson.databind.JsonNode;
 @RestController
 class PaybillController {
 
-  static final String PAYBILL = "/api/sandbox/v1/paybill";
+  static final String PAYBILL = StackEnvironment.API + "/paybill";
+  /** The idempotency keys' scope: the sandbox path names it in both environments (each has its own store). */
+  static final String CREATE_SCOPE = "POST /api/sandbox/v1/paybill";
 
   private final PayoutEndpoints endpoints;
 
@@ -35,7 +38,7 @@ class PaybillController {
   @PostMapping(path = PAYBILL, consumes = MediaType.APPLICATION_JSON_VALUE,
       produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<?> paybill(@RequestBody JsonNode body, HttpServletRequest request) {
-    return endpoints.create("POST " + PAYBILL, body, BusinessPaymentRequest::paybill, request,
+    return endpoints.create(CREATE_SCOPE, body, BusinessPaymentRequest::paybill, request,
         "paybill payment accepted for processing", BusinessViews.BusinessAccepted::of);
   }
 

@@ -1,5 +1,6 @@
 package dev.lipa.payouts.business.web;
 
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.lookups.ListPage;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.payouts.business.BusinessPaymentRequest;
@@ -22,7 +23,9 @@ import tools.jackson.databind.JsonNode;
 @RestController
 class TillController {
 
-  static final String TILL = "/api/sandbox/v1/till";
+  static final String TILL = StackEnvironment.API + "/till";
+  /** The idempotency keys' scope: the sandbox path names it in both environments (each has its own store). */
+  static final String CREATE_SCOPE = "POST /api/sandbox/v1/till";
 
   private final PayoutEndpoints endpoints;
 
@@ -32,7 +35,7 @@ class TillController {
 
   @PostMapping(path = TILL, consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<?> till(@RequestBody JsonNode body, HttpServletRequest request) {
-    return endpoints.create("POST " + TILL, body, BusinessPaymentRequest::till, request,
+    return endpoints.create(CREATE_SCOPE, body, BusinessPaymentRequest::till, request,
         "till payment accepted for processing", BusinessViews.BusinessAccepted::of);
   }
 

@@ -1,6 +1,7 @@
 package dev.lipa.payouts.deallocation.web;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
 import dev.lipa.common.idempotency.IdempotentRequest;
@@ -41,8 +42,11 @@ import tools.jackson.databind.JsonNode;
 @RestController
 class DeallocationController {
 
-  static final String BASE = "/api/sandbox/v1/de-allocations";
+  static final String BASE = StackEnvironment.API + "/de-allocations";
+  /** The idempotency keys' scope: the sandbox path names it in both environments (each has its own store). */
+  static final String CREATE_SCOPE = "POST /api/sandbox/v1/de-allocations";
   static final String ALLOCATE = BASE + "/allocate";
+  static final String ALLOCATE_SCOPE = "POST /api/sandbox/v1/de-allocations/allocate";
   private static final String NOT_FOUND = "sub-account not found";
 
   private final Transfers transfers;
@@ -63,7 +67,7 @@ class DeallocationController {
     if (!organisations.isSubAccountOf(command.subAccountId(), caller)) {
       throw ApiException.notFound(NOT_FOUND);
     }
-    return run("POST " + ALLOCATE, Transfer.Type.ALLOCATION, caller, command, body, "allocation");
+    return run(ALLOCATE_SCOPE, Transfer.Type.ALLOCATION, caller, command, body, "allocation");
   }
 
   @PostMapping(path = BASE, consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
@@ -74,7 +78,7 @@ class DeallocationController {
     if (parent == null || !(caller.equals(parent) || caller.equals(command.subAccountId()))) {
       throw ApiException.notFound(NOT_FOUND);
     }
-    return run("POST " + BASE, Transfer.Type.DEALLOCATION, parent, command, body, "de-allocation");
+    return run(CREATE_SCOPE, Transfer.Type.DEALLOCATION, parent, command, body, "de-allocation");
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.lipa.payouts.ledger.web;
 
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.servlet.Caller;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.payouts.ledger.Balance;
@@ -23,7 +24,7 @@ class BalanceController {
     this.ledger = ledger;
   }
 
-  @GetMapping(path = {"/api/sandbox/v1/balance", "/api/sandbox/v1/balances"},
+  @GetMapping(path = {StackEnvironment.API + "/balance", StackEnvironment.API + "/balances"},
       produces = MediaType.APPLICATION_JSON_VALUE)
   Envelope<List<Balance>> balances(HttpServletRequest request) {
     return Envelope.ok("OK", ledger.balances(Caller.organisation(request)));

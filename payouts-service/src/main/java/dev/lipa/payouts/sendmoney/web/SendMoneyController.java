@@ -1,5 +1,6 @@
 package dev.lipa.payouts.sendmoney.web;
 
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.lookups.ListPage;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.payouts.payout.PayoutKind;
@@ -22,7 +23,9 @@ import tools.jackson.databind.JsonNode;
 @RestController
 class SendMoneyController {
 
-  static final String SEND_MONEY = "/api/sandbox/v1/send-money";
+  static final String SEND_MONEY = StackEnvironment.API + "/send-money";
+  /** The idempotency keys' scope: the sandbox path names it in both environments (each has its own store). */
+  static final String CREATE_SCOPE = "POST /api/sandbox/v1/send-money";
 
   private final PayoutEndpoints endpoints;
 
@@ -33,7 +36,7 @@ class SendMoneyController {
   @PostMapping(path = SEND_MONEY, consumes = MediaType.APPLICATION_JSON_VALUE,
       produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<?> sendMoney(@RequestBody JsonNode body, HttpServletRequest request) {
-    return endpoints.create("POST " + SEND_MONEY, body, SendMoneyRequest::from, request,
+    return endpoints.create(CREATE_SCOPE, body, SendMoneyRequest::from, request,
         "send money accepted for processing",
         p -> new SendMoneyViews.SendMoneyAccepted(p.requestId().toString(), p.amount(), p.request().phoneNumber(),
             p.status().name()));

@@ -1,6 +1,8 @@
 package dev.lipa.payouts.topup.web;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.lipa.common.environment.ConditionalOnEnvironment;
+import dev.lipa.common.environment.Environment;
 import dev.lipa.common.idempotency.IdempotencyKeys;
 import dev.lipa.common.idempotency.IdempotentEndpoint;
 import dev.lipa.common.idempotency.IdempotentRequest;
@@ -26,11 +28,13 @@ import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Our addition, sandbox only: {@code POST /api/sandbox/v1/balance/top-up} (also under {@code /balances})
+ * Our addition, sandbox only (a live service has no such path): {@code POST /api/sandbox/v1/balance/top-up} (also
+ * under {@code /balances})
  * {@code {currency, amount, referenceId}} adds {@code amount} (whole, above 0) of {@code currency} to the caller's
  * account. It honours an {@code Idempotency-Key} and a {@code referenceId} like payouts.
  */
 @RestController
+@ConditionalOnEnvironment(Environment.SANDBOX)
 class TopUpController {
 
   static final String TOP_UP = "/api/sandbox/v1/balance/top-up";

@@ -3,6 +3,8 @@ package dev.lipa.collections.stk.rail.sandbox;
 import dev.lipa.collections.stk.StkOutboxEvents;
 import dev.lipa.collections.stk.rail.StkPrompt;
 import dev.lipa.collections.stk.rail.StkRail;
+import dev.lipa.common.environment.ConditionalOnEnvironment;
+import dev.lipa.common.environment.Environment;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RequestId;
@@ -21,6 +23,7 @@ import tools.jackson.databind.json.JsonMapper;
  * second, identical outcome, which the compare-and-set ignores; so no eventId bookkeeping is needed here.
  */
 @Component
+@ConditionalOnEnvironment(Environment.SANDBOX)
 @ConditionalOnProperty(name = "lipa.collections.sandbox.enabled", havingValue = "true", matchIfMissing = true)
 class SandboxRailListener {
 
@@ -35,7 +38,8 @@ class SandboxRailListener {
     this.json = json;
   }
 
-  @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.COLLECTIONS)
+  @KafkaListener(id = GROUP, groupId = GROUP + Topics.OfEnvironment.GROUP_SUFFIX,
+      topics = Topics.OfEnvironment.COLLECTIONS)
   void onCollectionEvent(String value) {
     if (value == null || !value.contains(ACCEPTED_TYPE)) {
       // two of every three records on the topic are outcomes: skipped without parsing them (our producer writes the

@@ -4,6 +4,8 @@ import dev.lipa.collections.CollectionsProperties;
 import dev.lipa.collections.stk.rail.StkOutcomeHandler;
 import dev.lipa.collections.stk.rail.StkPrompt;
 import dev.lipa.collections.stk.rail.StkRail;
+import dev.lipa.common.environment.ConditionalOnEnvironment;
+import dev.lipa.common.environment.Environment;
 import dev.lipa.common.sandbox.DelayedTasks;
 import dev.lipa.common.tracing.LogContext;
 import dev.lipa.common.tracing.TraceContexts;
@@ -21,6 +23,7 @@ import org.springframework.stereotype.Component;
  * which is safe because the outcome is deterministic and applying it is a compare-and-set.
  */
 @Component
+@ConditionalOnEnvironment(Environment.SANDBOX)
 @ConditionalOnProperty(name = "lipa.collections.sandbox.enabled", havingValue = "true", matchIfMissing = true)
 public class SandboxStkRail implements StkRail, AutoCloseable {
 

@@ -1,5 +1,7 @@
 package dev.lipa.payouts.payout.rail.sandbox;
 
+import dev.lipa.common.environment.ConditionalOnEnvironment;
+import dev.lipa.common.environment.Environment;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RequestId;
@@ -21,6 +23,7 @@ import tools.jackson.databind.json.JsonMapper;
  * identical outcome, which the payout's compare-and-set and the ledger's hold ignore.
  */
 @Component
+@ConditionalOnEnvironment(Environment.SANDBOX)
 @ConditionalOnProperty(name = "lipa.payouts.sandbox.enabled", havingValue = "true", matchIfMissing = true)
 class SandboxPayoutListener {
 
@@ -34,7 +37,8 @@ class SandboxPayoutListener {
     this.json = json;
   }
 
-  @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.PAYOUTS)
+  @KafkaListener(id = GROUP, groupId = GROUP + Topics.OfEnvironment.GROUP_SUFFIX,
+      topics = Topics.OfEnvironment.PAYOUTS)
   void onPayoutEvent(String value) {
     PayoutOrder order = order(value);
     if (order != null) {

@@ -1,5 +1,7 @@
 package dev.lipa.payouts.payout.rail.sandbox;
 
+import dev.lipa.common.environment.ConditionalOnEnvironment;
+import dev.lipa.common.environment.Environment;
 import dev.lipa.common.sandbox.DelayedTasks;
 import dev.lipa.common.tracing.LogContext;
 import dev.lipa.common.tracing.TraceContexts;
@@ -21,6 +23,7 @@ import org.springframework.stereotype.Component;
  * again, which is safe because the outcome is deterministic and applying it is idempotent.
  */
 @Component
+@ConditionalOnEnvironment(Environment.SANDBOX)
 @ConditionalOnProperty(name = "lipa.payouts.sandbox.enabled", havingValue = "true", matchIfMissing = true)
 public class SandboxPayoutRail implements PayoutRail, AutoCloseable {
 
