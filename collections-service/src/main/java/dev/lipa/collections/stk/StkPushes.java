@@ -1,6 +1,7 @@
 package dev.lipa.collections.stk;
 
 import dev.lipa.collections.stk.rail.StkOutcomeHandler;
+import dev.lipa.collections.stk.rail.StkRail;
 import dev.lipa.collections.stk.rail.StkRailOutcome;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RecordIds;
@@ -13,6 +14,7 @@ import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Origin;
 import dev.lipa.common.ratelimit.RateLimitExceededException;
 import dev.lipa.common.tracing.LogContext;
+import dev.lipa.common.web.FieldErrors;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -22,6 +24,7 @@ import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 
 /** The STK push use cases: accept a request, list an organisation's pushes, apply a rail's outcome. */
@@ -35,9 +38,11 @@ public class StkPushes implements StkOutcomeHandler {
   private final Clock clock;
   private final PhonePromptLimits promptLimits;
   private final PaymentMetrics metrics;
+  private final ObjectProvider<StkRail> rail;
 
   public StkPushes(StkPushStore store, RecordIds ids, Clock clock, PhonePromptLimits promptLimits,
-      PaymentMetrics metrics) {
+      PaymentMetrics metrics, ObjectProvider<StkRail> rail) {
+    this.rail = rail;
     this.store = store;
     this.ids = ids;
     this.clock = clock;
@@ -60,6 +65,13 @@ public class StkPushes implements StkOutcomeHandler {
    * @throws RateLimitExceededException when the phone number has had its prompts for now (and this is no repeat)
    */
   public Creation<StkPush> accept(OrganisationId organisationId, StkPushRequest request, Origin origin) {
+    StkRail target = rail.getIfAvailable();
+    if (target != null) {
+      // what the rail could not send as asked is refused now, before a push exists (a live rail takes no cents)
+      FieldErrors errors = new FieldErrors();
+      target.check(request.amount(), request.currency().name(), errors);
+      errors.throwIfAny();
+    }
     RequestId requestId = RequestId.random();
     try (LogContext context = LogContext.payment(organisationId, requestId)) {
       return accept(organisationId, request, origin, requestId);

@@ -1,0 +1,57 @@
+package dev.lipa.collections.stk.rail.daraja;
+
+import dev.lipa.collections.stk.StkOutboxEvents;
+import dev.lipa.collections.stk.rail.StkPrompt;
+import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
+import dev.lipa.common.kafka.RecordJson;
+import dev.lipa.common.kafka.UnprocessableRecordException;
+import dev.lipa.common.json.Money;
+import java.util.UUID;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Feeds accepted STK pushes of a live stack to the Daraja rail. A redelivered or replayed {@code stk.accepted} finds
+ * the push claimed in {@link StkRequestLog} and prompts nobody a second time.
+ */
+@Component
+@ConditionalOnProperty(name = "lipa.environment", havingValue = "live")
+class DarajaStkListener {
+
+  static final String GROUP = "collections-daraja-rail";
+  private static final String ACCEPTED_TYPE = "\"" + StkOutboxEvents.ACCEPTED + "\"";
+
+  private final DarajaStkRail rail;
+  private final JsonMapper json;
+
+  DarajaStkListener(DarajaStkRail rail, JsonMapper json) {
+    this.rail = rail;
+    this.json = json;
+  }
+
+  @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.COLLECTIONS)
+  void onCollectionEvent(String value) {
+    if (value == null || !value.contains(ACCEPTED_TYPE)) {
+      return; // outcomes, mostly: skipped without parsing
+    }
+    JsonNode event = RecordJson.parse(json, value);
+    if (!StkOutboxEvents.ACCEPTED.equals(event.path("type").asString(""))) {
+      return;
+    }
+    StkPrompt prompt;
+    try {
+      JsonNode data = event.path("data");
+      prompt = new StkPrompt(OrganisationId.of(event.path("organisationId").asString()),
+          RequestId.of(UUID.fromString(data.path("requestId").asString())), data.path("phoneNumber").asString(),
+          Money.fromEvent(data.get("amount")), data.path("currency").asString());
+    } catch (RuntimeException e) {
+      throw new UnprocessableRecordException("not a valid accepted STK push: " + e.getMessage(), e);
+    }
+    rail.sendPrompt(prompt);
+  }
+}
