@@ -10,10 +10,12 @@ import dev.lipa.common.once.Creation;
 import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Origin;
 import dev.lipa.common.tracing.LogContext;
+import dev.lipa.common.web.FieldErrors;
 import dev.lipa.payouts.ledger.Ledger;
 import dev.lipa.payouts.money.Currency;
 import dev.lipa.payouts.payout.rail.PayoutOrder;
 import dev.lipa.payouts.payout.rail.PayoutOutcomeHandler;
+import dev.lipa.payouts.payout.rail.PayoutRail;
 import dev.lipa.payouts.payout.rail.PayoutRailOutcome;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -26,8 +28,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Service;
 
@@ -53,9 +57,17 @@ public class Payouts implements PayoutOutcomeHandler {
   private final Ledger ledger;
   private final Clock clock;
   private final PaymentMetrics metrics;
+  private final Supplier<PayoutRail> rail;
 
   @Autowired
-  public Payouts(PayoutStore store, RecordIds ids, Ledger ledger, Clock clock, PaymentMetrics metrics) {
+  public Payouts(PayoutStore store, RecordIds ids, Ledger ledger, Clock clock, PaymentMetrics metrics,
+      ObjectProvider<PayoutRail> rail) {
+    this(store, ids, ledger, clock, metrics, (Supplier<PayoutRail>) rail::getIfAvailable);
+  }
+
+  private Payouts(PayoutStore store, RecordIds ids, Ledger ledger, Clock clock, PaymentMetrics metrics,
+      Supplier<PayoutRail> rail) {
+    this.rail = rail;
     this.store = store;
     this.ids = ids;
     this.ledger = ledger;
@@ -70,7 +82,7 @@ public class Payouts implements PayoutOutcomeHandler {
 
   /** Without exported metrics: for tests that build the use cases themselves. */
   public Payouts(PayoutStore store, RecordIds ids, Ledger ledger, Clock clock) {
-    this(store, ids, ledger, clock, PaymentMetrics.unexported());
+    this(store, ids, ledger, clock, PaymentMetrics.unexported(), () -> null);
   }
 
   /**
@@ -85,6 +97,15 @@ public class Payouts implements PayoutOutcomeHandler {
    *     this is no repeat)
    */
   public Creation<Payout> accept(OrganisationId organisationId, PayoutRequest request, Origin origin) {
+    PayoutRail target = rail.get();
+    if (target != null) {
+      // what the rail could not send as asked is refused now, before anything is reserved (a live rail serves KSH)
+      FieldErrors errors = new FieldErrors();
+      target.check(new PayoutOrder(organisationId, null, request.kind().code(), request.phoneNumber(),
+          request.businessNumber(), request.accountNumber(), request.amount(), request.currency().name(), null),
+          errors);
+      errors.throwIfAny();
+    }
     RequestId requestId = RequestId.random();
     try (LogContext context = LogContext.payment(organisationId, requestId)) {
       return accept(organisationId, request, origin, requestId);

@@ -2,6 +2,7 @@ package dev.lipa.collections.stk.rail.daraja;
 
 import dev.lipa.collections.stk.StkPush;
 import dev.lipa.collections.stk.StkPushes;
+import dev.lipa.collections.stk.StkStatus;
 import dev.lipa.collections.stk.rail.StkOutcomeHandler;
 import dev.lipa.collections.stk.rail.StkPrompt;
 import dev.lipa.collections.stk.rail.StkRail;
@@ -105,9 +106,16 @@ class DarajaStkRail implements StkRail {
       return;
     }
     StkShortcodes.Opened shortcode = active.get();
+    Optional<StkPush> push = pushes.find(prompt.organisationId(), prompt.requestId());
+    if (push.isEmpty() || push.get().status() != StkStatus.PENDING) {
+      // a replayed event of a completed push prompts nobody
+      log.info("STK push {} is {}: no prompt sent", prompt.requestId(),
+          push.map(p -> p.status().name()).orElse("unknown"));
+      return;
+    }
     StkPushRequest request;
     try {
-      request = request(prompt, shortcode);
+      request = request(prompt, push.get().details(), shortcode);
     } catch (DarajaFieldException e) {
       // refused before anything is sent: never rounded, cut or changed to fit
       log.warn("STK push {} cannot be sent as asked ({}); failed", prompt.requestId(), e.getMessage());
@@ -115,7 +123,7 @@ class DarajaStkRail implements StkRail {
       return;
     }
     if (!requests.claim(prompt.requestId(), prompt.organisationId(), shortcode.shortcode(), request.phoneNumber(),
-        prompt.amount(), clock.instant())) {
+        request.amount(), clock.instant())) {
       log.info("STK push {} was sent (or is being sent) already; not sent again", prompt.requestId());
       return;
     }
@@ -177,11 +185,10 @@ class DarajaStkRail implements StkRail {
     }
   }
 
-  private StkPushRequest request(StkPrompt prompt, StkShortcodes.Opened shortcode) {
-    StkPush.Details details = pushes.find(prompt.organisationId(), prompt.requestId())
-        .map(StkPush::details).orElseThrow(() -> new DarajaFieldException("AccountReference", "the push is gone"));
-    if (!KSH.equals(prompt.currency())) {
-      throw new DarajaFieldException("Amount", "M-Pesa Kenya takes KSH only, not " + prompt.currency());
+  /** The push as its record says: what the customer is asked for is what the merchant asked for. */
+  private StkPushRequest request(StkPrompt prompt, StkPush.Details details, StkShortcodes.Opened shortcode) {
+    if (!KSH.equals(details.currency().name())) {
+      throw new DarajaFieldException("Amount", "M-Pesa Kenya takes KSH only, not " + details.currency());
     }
     URI callback = URI.create(DarajaClients.join(properties.callbackBaseUrl(),
         "/daraja/v1/stk/" + shortcode.callbackSegment() + "/" + prompt.requestId()));
@@ -189,7 +196,7 @@ class DarajaStkRail implements StkRail {
         : prompt.requestId().toString().replace("-", "").substring(0, DarajaFields.STK_ACCOUNT_REFERENCE_MAX);
     return new StkPushRequest(shortcode.type(),
         shortcode.type() == StkTransactionType.CUSTOMER_BUY_GOODS_ONLINE ? shortcode.partyB() : null,
-        prompt.amount(), prompt.phoneNumber(), reference, details.description(), callback);
+        details.amount(), details.phoneNumber(), reference, details.description(), callback);
   }
 
   private DarajaClient client(StkShortcodes.Opened shortcode) {
