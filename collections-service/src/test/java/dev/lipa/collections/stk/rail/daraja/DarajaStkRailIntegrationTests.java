@@ -45,11 +45,16 @@ import tools.jackson.databind.json.JsonMapper;
     "spring.mongodb.database=lipa-collections-daraja-tests",
     "lipa.collections.sandbox.enabled=false",
     "lipa.collections.daraja.request-timeout=2s",
-    "lipa.collections.daraja.callback-base-url=http://127.0.0.1:1/platform",
+    "lipa.collections.daraja.callback-base-url=" + DarajaStkRailIntegrationTests.PLATFORM,
+    "lipa.collections.daraja.callback-sources=196.201.214.0/24, 196.201.212.127",
     "lipa.operator.token=" + DarajaStkRailIntegrationTests.OPERATOR_TOKEN})
 @ContextConfiguration(initializers = SharedInfraInitializer.class)
 class DarajaStkRailIntegrationTests {
 
+  /** The platform's public address as Daraja is told it (nothing listens there: tests deliver what Daraja posted). */
+  static final String PLATFORM = "http://127.0.0.1:1/platform";
+  private static final Map<String, String> FROM_DARAJA = Map.of("X-Forwarded-For", "196.201.214.200",
+      "Content-Type", "application/json");
   static final String OPERATOR_TOKEN = "collections-daraja-tests-operator-token-0123";
   private static final Map<String, String> OPERATOR = Map.of("X-Operator-Token", OPERATOR_TOKEN);
   private static final String SHORTCODES = "/admin/v1/daraja/stk-shortcodes";
@@ -363,6 +368,123 @@ class DarajaStkRailIntegrationTests {
       await(() -> logEntry(requestId) != null && "UNKNOWN".equals(logEntry(requestId).getString("state")));
       Thread.sleep(500);
       assertThat(daraja.received(PUSH)).hasSize(1);
+      assertThat(status(requestId)).isEqualTo("PENDING");
+    }
+  }
+
+  /** What Daraja posted to the push's CallBackURL, and that URL's path on this service. */
+  private record Posted(String path, String body) {
+  }
+
+  private Posted callbackOf(String requestId) {
+    await(() -> daraja.posted().stream().anyMatch(p -> p.url().getPath().endsWith("/" + requestId)));
+    DarajaSimulator.Posted posted = daraja.posted().stream()
+        .filter(p -> p.url().getPath().endsWith("/" + requestId)).findFirst().orElseThrow();
+    return new Posted(posted.url().toString().substring(PLATFORM.length()), posted.body());
+  }
+
+  private String accepted(String phone) {
+    activateSimulatorShortcode();
+    String requestId = create(UUID.randomUUID().toString(), phone);
+    await(() -> logEntry(requestId) != null && "ACCEPTED".equals(logEntry(requestId).getString("state")));
+    return requestId;
+  }
+
+  private Document push(String requestId) {
+    return database.getCollection("stk_pushes").find(Filters.eq("_id", requestId)).first();
+  }
+
+  /** The body with one CallbackMetadata item's value changed. */
+  private static String withItem(String body, String name, String value) {
+    JsonNode tree = JSON.readTree(body);
+    for (JsonNode item : tree.path("Body").path("stkCallback").path("CallbackMetadata").path("Item")) {
+      if (name.equals(item.path("Name").asString())) {
+        ((tools.jackson.databind.node.ObjectNode) item).put("Value", new BigDecimal(value));
+      }
+    }
+    return JSON.writeValueAsString(tree);
+  }
+
+  @Nested
+  class DarajaCallback {
+
+    @Test
+    void settlesThePushOnceWhateverTheRepeats() {
+      String requestId = accepted(phone());
+      Posted callback = callbackOf(requestId);
+
+      TestHttp.Response first = http().postJson(callback.path(), callback.body(), FROM_DARAJA);
+      Document settled = push(requestId);
+      TestHttp.Response again = http().postJson(callback.path(), callback.body(), FROM_DARAJA);
+
+      assertThat(first.status()).isEqualTo(200);
+      assertThat(first.json().get("ResultCode").asInt()).isZero();
+      assertThat(again.status()).isEqualTo(200);
+      assertThat(settled.getString("status")).isEqualTo("SUCCESS");
+      assertThat(push(requestId)).isEqualTo(settled);
+    }
+
+    @Test
+    void failsThePushTheCustomerCancelled() {
+      String phone = phone();
+      daraja.stkResult(phone, "1032");
+      String requestId = accepted(phone);
+      Posted callback = callbackOf(requestId);
+
+      assertThat(http().postJson(callback.path(), callback.body(), FROM_DARAJA).status()).isEqualTo(200);
+
+      assertThat(status(requestId)).isEqualTo("FAILED");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"203.0.113.9", "196.201.213.200", "196.201.212.128", "::ffff:203.0.113.9"})
+    void refusesACallbackFromAnAddressNotOnTheAllowList(String source) {
+      String requestId = accepted(phone());
+      Posted callback = callbackOf(requestId);
+
+      TestHttp.Response response = http().postJson(callback.path(), callback.body(),
+          Map.of("X-Forwarded-For", source, "Content-Type", "application/json"));
+
+      assertThat(response.status()).isEqualTo(403);
+      assertThat(status(requestId)).isEqualTo("PENDING");
+    }
+
+    @Test
+    void refusesAGuessedSegmentAndAPushOfAnotherAddress() {
+      String requestId = accepted(phone());
+      String other = accepted(phone());
+      Posted callback = callbackOf(requestId);
+      String segment = callback.path().split("/")[4];
+
+      TestHttp.Response guessed = http().postJson(callback.path().replace(segment, segment.substring(1) + "A"),
+          callback.body(), FROM_DARAJA);
+      TestHttp.Response upperCase = http().postJson(callback.path().replace(segment, segment.toUpperCase()),
+          callback.body(), FROM_DARAJA);
+      TestHttp.Response otherPush = http().postJson(callback.path().replace(requestId, other), callback.body(),
+          FROM_DARAJA);
+
+      assertThat(guessed.status()).isEqualTo(404);
+      assertThat(upperCase.status()).isEqualTo(404);
+      assertThat(otherPush.status()).isEqualTo(400); // another push's CheckoutRequestID
+      assertThat(status(requestId)).isEqualTo("PENDING");
+      assertThat(status(other)).isEqualTo("PENDING");
+    }
+
+    @Test
+    void refusesAPaymentWhoseAmountOrPhoneIsNotThePushs() {
+      String phone = phone();
+      String requestId = accepted(phone);
+      Posted callback = callbackOf(requestId);
+
+      TestHttp.Response amount = http().postJson(callback.path(), withItem(callback.body(), "Amount", "1.00"),
+          FROM_DARAJA);
+      TestHttp.Response otherPhone = http().postJson(callback.path(),
+          callback.body().replace(phone, "254700999999"), FROM_DARAJA);
+      TestHttp.Response notDaraja = http().postJson(callback.path(), "{\"Body\":{}}", FROM_DARAJA);
+
+      assertThat(amount.status()).isEqualTo(400);
+      assertThat(otherPhone.status()).isEqualTo(400);
+      assertThat(notDaraja.status()).isEqualTo(400);
       assertThat(status(requestId)).isEqualTo("PENDING");
     }
   }

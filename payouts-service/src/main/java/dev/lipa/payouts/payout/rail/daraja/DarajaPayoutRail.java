@@ -201,6 +201,10 @@ class DarajaPayoutRail implements PayoutRail {
       }
       Outcome<Acknowledgement> asked = client(shortcode.get()).transactionStatus(
           TransactionStatusQuery.byOriginatorConversationId(entry.get().originatorConversationId()));
+      if (asked instanceof Outcome.Accepted<Acknowledgement>(Acknowledgement ack) && ack.conversationId() != null) {
+        // its answer comes to the ResultURL under this ConversationID, which is how it is matched to the payout
+        requests.statusAsked(order.requestId(), ack.conversationId());
+      }
       log.info("overdue payout {} ({}): Transaction Status asked on {}: {}", order.requestId(), entry.get().state(),
           entry.get().originatorConversationId(), asked.getClass().getSimpleName());
     }

@@ -59,6 +59,8 @@ class PayoutRequestLog {
         new IndexOptions().name(COLLECTION + "_originator").unique(true));
     entries.createIndex(Indexes.ascending("conversationId"),
         new IndexOptions().name(COLLECTION + "_conversation").unique(true).sparse(true));
+    entries.createIndex(Indexes.ascending("statusConversationIds"),
+        new IndexOptions().name(COLLECTION + "_status_conversations"));
   }
 
   /** Claims the payout for sending; false when it was claimed before (sent, or being sent). */
@@ -88,6 +90,12 @@ class PayoutRequestLog {
         Updates.set("state", State.ACCEPTED.name()), Updates.set("conversationId", conversationId)));
   }
 
+  /** Daraja acknowledged a Transaction Status question about the payout under this ConversationID. */
+  void statusAsked(RequestId requestId, String conversationId) {
+    entries.updateOne(Filters.eq("_id", requestId.toString()), Updates.addToSet("statusConversationIds",
+        conversationId));
+  }
+
   void mark(RequestId requestId, State state) {
     entries.updateOne(Filters.eq("_id", requestId.toString()), Updates.set("state", state.name()));
   }
@@ -99,6 +107,12 @@ class PayoutRequestLog {
 
   Optional<Entry> findByConversationId(String conversationId) {
     return Optional.ofNullable(entries.find(Filters.eq("conversationId", conversationId)).first())
+        .map(PayoutRequestLog::read);
+  }
+
+  /** The payout a Transaction Status question with this ConversationID was about. */
+  Optional<Entry> findByStatusConversationId(String conversationId) {
+    return Optional.ofNullable(entries.find(Filters.eq("statusConversationIds", conversationId)).first())
         .map(PayoutRequestLog::read);
   }
 

@@ -51,11 +51,16 @@ import tools.jackson.databind.json.JsonMapper;
     "lipa.payouts.overdue.after=3s",
     "lipa.payouts.overdue.sweep-interval=500ms",
     "lipa.payouts.daraja.request-timeout=1s",
-    "lipa.payouts.daraja.callback-base-url=http://127.0.0.1:1/platform",
+    "lipa.payouts.daraja.callback-base-url=" + DarajaPayoutRailIntegrationTests.PLATFORM,
+    "lipa.payouts.daraja.callback-sources=196.201.214.0/24",
     "lipa.operator.token=" + DarajaPayoutRailIntegrationTests.OPERATOR_TOKEN})
 @ContextConfiguration(initializers = SharedInfraInitializer.class)
 class DarajaPayoutRailIntegrationTests {
 
+  /** The platform's public address as Daraja is told it (nothing listens there: tests deliver what Daraja posted). */
+  static final String PLATFORM = "http://127.0.0.1:1/platform";
+  private static final Map<String, String> FROM_DARAJA = Map.of("X-Forwarded-For", "196.201.214.200",
+      "Content-Type", "application/json");
   static final String OPERATOR_TOKEN = "payouts-daraja-tests-operator-token-0123456";
   private static final Map<String, String> OPERATOR = Map.of("X-Operator-Token", OPERATOR_TOKEN);
   private static final String SHORTCODES = "/admin/v1/daraja/payout-shortcodes";
@@ -392,6 +397,99 @@ class DarajaPayoutRailIntegrationTests {
       assertThat(response.status()).isEqualTo(503);
       assertThat(response.json().get("message").stringValue()).contains("no live rail is configured");
       assertThat(available(organisation)).isEqualByComparingTo(before);
+    }
+  }
+
+  /** What Daraja posted to a ResultURL, and that URL's path on this service. */
+  private record Posted(String path, String body) {
+  }
+
+  private Posted resultNaming(String text) {
+    await(() -> daraja.posted().stream().anyMatch(p -> p.body().contains(text)));
+    DarajaSimulator.Posted posted = daraja.posted().stream().filter(p -> p.body().contains(text)).findFirst()
+        .orElseThrow();
+    return new Posted(posted.url().toString().substring(PLATFORM.length()), posted.body());
+  }
+
+  private String acceptedPayout(String organisation, String phone) {
+    serveBoth(DarajaSimulator.CONSUMER_SECRET);
+    String requestId = create(SEND_MONEY, organisation, sendMoney(phone, "150"));
+    await(() -> inState(requestId, "ACCEPTED"));
+    return requestId;
+  }
+
+  @Nested
+  class DarajaResults {
+
+    @Test
+    void settlesAPaidPayoutOnceWhateverTheRepeats() {
+      String organisation = funded();
+      BigDecimal before = available(organisation);
+      String requestId = acceptedPayout(organisation, phone());
+      Posted result = resultNaming(requestId);
+
+      TestHttp.Response first = http().postJson(result.path(), result.body(), FROM_DARAJA);
+      TestHttp.Response again = http().postJson(result.path(), result.body(), FROM_DARAJA);
+
+      assertThat(first.status()).isEqualTo(200);
+      assertThat(again.status()).isEqualTo(200);
+      assertThat(status(requestId)).isEqualTo("SUCCESS");
+      assertThat(available(organisation)).isEqualByComparingTo(before.subtract(new BigDecimal("150")));
+      assertThat(ledger.balance(OrganisationId.of(organisation), Currency.KSH).reserved()).isZero();
+    }
+
+    @Test
+    void failsAPayoutDarajaCouldNotPayAndReleasesItsReservation() {
+      String organisation = funded();
+      BigDecimal before = available(organisation);
+      String phone = phone();
+      daraja.payoutResult(phone, "2040");
+      String requestId = acceptedPayout(organisation, phone);
+      Posted result = resultNaming(requestId);
+
+      assertThat(http().postJson(result.path(), result.body(), FROM_DARAJA).status()).isEqualTo(200);
+
+      assertThat(status(requestId)).isEqualTo("FAILED");
+      assertThat(available(organisation)).isEqualByComparingTo(before);
+    }
+
+    @Test
+    void refusesAResultFromAnotherAddressOrWithAnotherAmountOrAtAGuessedAddress() {
+      String requestId = acceptedPayout(funded(), phone());
+      Posted result = resultNaming(requestId);
+
+      TestHttp.Response elsewhere = http().postJson(result.path(), result.body(),
+          Map.of("X-Forwarded-For", "203.0.113.9", "Content-Type", "application/json"));
+      TestHttp.Response amount = http().postJson(result.path(),
+          result.body().replace("\"Value\":150", "\"Value\":15000").replace("\"Value\":\"150", "\"Value\":\"15000"),
+          FROM_DARAJA);
+      TestHttp.Response guessed = http().postJson(result.path() + "x", result.body(), FROM_DARAJA);
+      TestHttp.Response timeoutPath = http().postJson(result.path().replace("/results/", "/timeouts/"),
+          result.body(), FROM_DARAJA);
+
+      assertThat(elsewhere.status()).isEqualTo(403);
+      assertThat(amount.status()).isEqualTo(400);
+      assertThat(guessed.status()).isEqualTo(404);
+      assertThat(timeoutPath.status()).isEqualTo(200); // a queue timeout settles nothing
+      assertThat(status(requestId)).isEqualTo("PENDING");
+    }
+
+    @Test
+    void settlesAnUnknownPayoutByItsTransactionStatusResult() {
+      serveBoth(DarajaSimulator.CONSUMER_SECRET);
+      daraja.faults().answerAfter(Duration.ofMillis(1500));
+      String requestId = create(SEND_MONEY, funded(), sendMoney(phone(), "150"));
+      await(() -> inState(requestId, "UNKNOWN"));
+      daraja.faults().answerAfter(Duration.ZERO);
+      await(() -> logEntry(requestId).getList("statusConversationIds", String.class) != null);
+      String asked = logEntry(requestId).getList("statusConversationIds", String.class).get(0);
+
+      Posted status = resultNaming(asked);
+      TestHttp.Response response = http().postJson(status.path(), status.body(), FROM_DARAJA);
+
+      assertThat(response.status()).isEqualTo(200);
+      assertThat(status(requestId)).isEqualTo("SUCCESS");
+      assertThat(daraja.received(B2C)).hasSize(1);
     }
   }
 }
