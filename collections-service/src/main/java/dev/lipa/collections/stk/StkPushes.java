@@ -59,7 +59,8 @@ public class StkPushes implements StkOutcomeHandler {
    *
    * <p>Every new push takes a prompt of the phone number's allowance ({@link PhonePromptLimits}) first; a repeat
    * prompts nobody, so it gives the prompt back, and is answered as always even when the number has had its prompts.
-   * A refused push writes nothing.
+   * A refused push writes nothing. Before all this, the rail may refuse a push it could not send as asked
+   * ({@link StkRail#check}: a live rail takes whole shillings only), or answer that it takes none now (503).
    *
    * @param origin the request's body fingerprint and, with an Idempotency-Key, the claim's record key
    * @throws RateLimitExceededException when the phone number has had its prompts for now (and this is no repeat)
