@@ -9,7 +9,7 @@ import dev.lipa.common.kafka.RecordJson;
 import dev.lipa.common.kafka.UnprocessableRecordException;
 import dev.lipa.common.json.Money;
 import java.util.UUID;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
@@ -18,23 +18,27 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Feeds accepted STK pushes of a live stack to the Daraja rail. A redelivered or replayed {@code stk.accepted} finds
  * the push claimed in {@link StkRequestLog} and prompts nobody a second time.
+ *
+ * <p>Registered in every environment, so that every listener of the service is seen to run with the platform's error
+ * handling, but started only in a live stack: elsewhere there is no Daraja rail to feed.
  */
 @Component
-@ConditionalOnProperty(name = "lipa.environment", havingValue = "live")
 class DarajaStkListener {
 
+  /** Started in a live stack only: elsewhere there is no Daraja rail to feed. */
+  static final String LIVE_ONLY = "#{'${lipa.environment:sandbox}' == 'live'}";
   static final String GROUP = "collections-daraja-rail";
   private static final String ACCEPTED_TYPE = "\"" + StkOutboxEvents.ACCEPTED + "\"";
 
-  private final DarajaStkRail rail;
+  private final ObjectProvider<DarajaStkRail> rail;
   private final JsonMapper json;
 
-  DarajaStkListener(DarajaStkRail rail, JsonMapper json) {
+  DarajaStkListener(ObjectProvider<DarajaStkRail> rail, JsonMapper json) {
     this.rail = rail;
     this.json = json;
   }
 
-  @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.COLLECTIONS)
+  @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.COLLECTIONS, autoStartup = LIVE_ONLY)
   void onCollectionEvent(String value) {
     if (value == null || !value.contains(ACCEPTED_TYPE)) {
       return; // outcomes, mostly: skipped without parsing
@@ -52,6 +56,6 @@ class DarajaStkListener {
     } catch (RuntimeException e) {
       throw new UnprocessableRecordException("not a valid accepted STK push: " + e.getMessage(), e);
     }
-    rail.sendPrompt(prompt);
+    rail.ifAvailable(r -> r.sendPrompt(prompt));
   }
 }

@@ -42,6 +42,10 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "lipa.environment=live",
+    // this context runs beside the module's shared sandbox one, on the same broker: its other listeners stay stopped
+    // (they would share the sandbox context's consumer groups and take its records); the Daraja rail's own starts
+    "spring.kafka.listener.auto-startup=false",
+    "lipa.organisations.directory.group-id=collections-daraja-tests-organisations",
     "spring.mongodb.database=lipa-collections-daraja-tests",
     "lipa.collections.sandbox.enabled=false",
     "lipa.collections.daraja.request-timeout=2s",

@@ -8,7 +8,7 @@ import dev.lipa.payouts.payout.PayoutOutboxEvents;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RequestId;
 import java.util.UUID;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
@@ -18,24 +18,28 @@ import tools.jackson.databind.json.JsonMapper;
  * Feeds accepted payouts of a live stack to the Daraja rail. The order is read from the payout record itself (the
  * event names it), so the rail pays exactly what was reserved. A redelivered or replayed {@code *.accepted} finds the
  * payout claimed in {@link PayoutRequestLog} and pays nothing a second time.
+ *
+ * <p>Registered in every environment, so that every listener of the service is seen to run with the platform's error
+ * handling, but started only in a live stack: elsewhere there is no Daraja rail to feed.
  */
 @Component
-@ConditionalOnProperty(name = "lipa.environment", havingValue = "live")
 class DarajaPayoutListener {
 
+  /** Started in a live stack only: elsewhere there is no Daraja rail to feed. */
+  static final String LIVE_ONLY = "#{'${lipa.environment:sandbox}' == 'live'}";
   static final String GROUP = "payouts-daraja-rail";
 
-  private final DarajaPayoutRail rail;
+  private final ObjectProvider<DarajaPayoutRail> rail;
   private final Payouts payouts;
   private final JsonMapper json;
 
-  DarajaPayoutListener(DarajaPayoutRail rail, Payouts payouts, JsonMapper json) {
+  DarajaPayoutListener(ObjectProvider<DarajaPayoutRail> rail, Payouts payouts, JsonMapper json) {
     this.rail = rail;
     this.payouts = payouts;
     this.json = json;
   }
 
-  @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.PAYOUTS)
+  @KafkaListener(id = GROUP, groupId = GROUP, topics = Topics.PAYOUTS, autoStartup = LIVE_ONLY)
   void onPayoutEvent(String value) {
     if (value == null) {
       return;
@@ -53,6 +57,6 @@ class DarajaPayoutListener {
       throw new UnprocessableRecordException("not a valid accepted payout: " + e.getMessage(), e);
     }
     // the rail reads the payout record itself and pays only a PENDING one
-    payouts.find(organisationId, requestId).map(Payouts::orderOf).ifPresent(rail::pay);
+    payouts.find(organisationId, requestId).map(Payouts::orderOf).ifPresent(order -> rail.ifAvailable(r -> r.pay(order)));
   }
 }

@@ -46,6 +46,10 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "lipa.environment=live",
+    // this context runs beside the module's shared sandbox one, on the same broker: its other listeners stay stopped
+    // (they would share the sandbox context's consumer groups and take its records); the Daraja rail's own starts
+    "spring.kafka.listener.auto-startup=false",
+    "lipa.organisations.directory.group-id=payouts-daraja-tests-organisations",
     "spring.mongodb.database=lipa-payouts-daraja-tests",
     "lipa.payouts.sandbox.enabled=false",
     "lipa.payouts.overdue.after=3s",
