@@ -16,6 +16,7 @@ import dev.lipa.common.once.Origin;
 import dev.lipa.common.rail.RailUnavailableException;
 import dev.lipa.common.ratelimit.RateLimitExceededException;
 import dev.lipa.common.tracing.LogContext;
+import dev.lipa.common.web.FieldErrors;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -62,15 +63,23 @@ public class StkPushes implements StkOutcomeHandler {
    *
    * <p>Every new push takes a prompt of the phone number's allowance ({@link PhonePromptLimits}) first; a repeat
    * prompts nobody, so it gives the prompt back, and is answered as always even when the number has had its prompts.
-   * A refused push writes nothing.
+   * A refused push writes nothing. Before all this, the rail may refuse a push it could not send as asked
+   * ({@link StkRail#check}: a live rail takes whole shillings only), or answer that it takes none now (503).
    *
    * @param origin the request's body fingerprint and, with an Idempotency-Key, the claim's record key
    * @throws RateLimitExceededException when the phone number has had its prompts for now (and this is no repeat)
    * @throws RailUnavailableException in live when no live rail is configured (the simulator is sandbox-only)
    */
   public Creation<StkPush> accept(OrganisationId organisationId, StkPushRequest request, Origin origin) {
-    if (stack.isLive() && rails.stream().findAny().isEmpty()) {
+    StkRail target = rails.getIfAvailable();
+    if (stack.isLive() && target == null) {
       throw RailUnavailableException.noLiveRailFor("STK pushes");
+    }
+    if (target != null) {
+      // what the rail could not send as asked is refused now, before a push exists (a live rail takes no cents)
+      FieldErrors errors = new FieldErrors();
+      target.check(request.amount(), request.currency().name(), errors);
+      errors.throwIfAny();
     }
     RequestId requestId = RequestId.random();
     try (LogContext context = LogContext.payment(organisationId, requestId)) {

@@ -12,6 +12,7 @@ import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Origin;
 import dev.lipa.common.rail.RailUnavailableException;
 import dev.lipa.common.tracing.LogContext;
+import dev.lipa.common.web.FieldErrors;
 import dev.lipa.payouts.ledger.Ledger;
 import dev.lipa.payouts.money.Currency;
 import dev.lipa.payouts.payout.rail.PayoutOrder;
@@ -95,8 +96,17 @@ public class Payouts implements PayoutOutcomeHandler {
    * @throws RailUnavailableException in live when no live rail is configured (the simulator is sandbox-only)
    */
   public Creation<Payout> accept(OrganisationId organisationId, PayoutRequest request, Origin origin) {
-    if (stack.isLive() && rails.stream().findAny().isEmpty()) {
+    PayoutRail target = rails == null ? null : rails.getIfAvailable();
+    if (stack.isLive() && target == null) {
       throw RailUnavailableException.noLiveRailFor("payouts");
+    }
+    if (target != null) {
+      // what the rail could not send as asked is refused now, before anything is reserved (a live rail serves KSH)
+      FieldErrors errors = new FieldErrors();
+      target.check(new PayoutOrder(organisationId, null, request.kind().code(), request.phoneNumber(),
+          request.businessNumber(), request.accountNumber(), request.amount(), request.currency().name(), null),
+          errors);
+      errors.throwIfAny();
     }
     RequestId requestId = RequestId.random();
     try (LogContext context = LogContext.payment(organisationId, requestId)) {

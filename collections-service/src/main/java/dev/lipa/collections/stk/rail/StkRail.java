@@ -1,10 +1,21 @@
 package dev.lipa.collections.stk.rail;
 
+import dev.lipa.common.web.FieldErrors;
+import java.math.BigDecimal;
+
 /**
  * The port to a rail that prompts customers to pay (the sandbox simulator now; Safaricom Daraja and the TZ/UG rails
  * later). Outcomes come back asynchronously through {@link StkOutcomeHandler}.
  */
 public interface StkRail {
+
+  /**
+   * Refuses, before anything is stored, a push this rail could not send as asked (cents where the rail moves whole
+   * amounts only, a currency it does not serve), naming the field in {@code errors}; may throw a
+   * {@link dev.lipa.common.web.ApiException} when it cannot take any push now. The default takes every push.
+   */
+  default void check(BigDecimal amount, String currency, FieldErrors errors) {
+  }
 
   /** Sends the payment prompt to the customer's phone. */
   void sendPrompt(StkPrompt prompt);

@@ -3,6 +3,7 @@ package dev.lipa.infra.topics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lipa.common.environment.StackEnvironment;
 import dev.lipa.common.events.Topics;
 import dev.lipa.common.kafka.DeadLetterTopics;
 import java.io.IOException;
@@ -35,14 +36,16 @@ class TopicDeclarationsTests {
   Path dir;
 
   @Test
-  void theDeclaredTopicsAreExactlyTheTopicsConstantsOfCommon() throws IllegalAccessException {
-    Set<String> constants = new TreeSet<>();
+  void theDeclaredTopicsAreExactlyTheTopicsConstantsOfCommonInBothEnvironments() throws IllegalAccessException {
+    Set<String> names = new TreeSet<>();
     for (Field field : Topics.class.getDeclaredFields()) {
       if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
-        constants.add((String) field.get(null));
+        String sandboxName = (String) field.get(null);
+        names.add(sandboxName);
+        names.add(StackEnvironment.LIVE.topic(sandboxName));
       }
     }
-    assertThat(declaredGroupsByTopic().keySet()).containsExactlyInAnyOrderElementsOf(constants);
+    assertThat(declaredGroupsByTopic().keySet()).containsExactlyInAnyOrderElementsOf(names);
   }
 
   @Test
@@ -142,22 +145,37 @@ class TopicDeclarationsTests {
   }
 
   /**
-   * Every {@code @KafkaListener} of the services' and common's main sources, read from the source text: its topic
-   * (a Topics constant, or a property whose default is one) and its group id (a constant of its class, a literal, or
-   * a property's default; common's organisation listener takes {@code <service>-organisations} in every service that
-   * uses the organisation directory).
+   * Every {@code @KafkaListener} of the services' and common's main sources, read from the source text, in each
+   * environment it runs in (a class marked {@code @ConditionalOnEnvironment} runs in that one only, a listener whose
+   * {@code autoStartup} is {@code LIVE_ONLY} consumes in live only): its topic (a Topics constant, a
+   * {@code Topics.OfEnvironment} one as that environment names it, or a property whose default is one) and its group
+   * id (a constant of its class, a literal, or a property's default, with the environment's suffix; common's
+   * organisation listener takes {@code <service>-organisations} in every service that uses the organisation directory).
    */
   private static Map<String, Set<String>> listenerGroupsByTopic() throws IOException {
+    Map<String, Set<String>> groups = new TreeMap<>();
+    for (StackEnvironment stack : List.of(StackEnvironment.SANDBOX, StackEnvironment.LIVE)) {
+      listenerGroupsByTopic(stack).forEach((topic, g) -> groups.computeIfAbsent(topic, t -> new TreeSet<>()).addAll(g));
+    }
+    return groups;
+  }
+
+  private static Map<String, Set<String>> listenerGroupsByTopic(StackEnvironment stack) throws IOException {
     Map<String, String> constants = new HashMap<>();
     for (Field field : Topics.class.getDeclaredFields()) {
       if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
         try {
-          constants.put("Topics." + field.getName(), (String) field.get(null));
+          String sandboxName = (String) field.get(null);
+          constants.put("Topics." + field.getName(), sandboxName);
+          constants.put("Topics.OfEnvironment." + field.getName(), stack.topic(sandboxName));
         } catch (IllegalAccessException e) {
           throw new IllegalStateException(e);
         }
       }
     }
+    constants.put("Topics.OfEnvironment.GROUP_SUFFIX", stack.suffix());
+    String otherEnvironment = "@ConditionalOnEnvironment(Environment."
+        + (stack.isLive() ? "SANDBOX" : "LIVE") + ")";
     List<Path> sources = new ArrayList<>();
     for (String module : Stream.concat(SERVICES.stream(), Stream.of("common")).toList()) {
       try (Stream<Path> files = Files.walk(ROOT.resolve(module).resolve("src/main/java"))) {
@@ -170,10 +188,16 @@ class TopicDeclarationsTests {
     int listeners = 0;
     for (Path source : sources) {
       String text = Files.readString(source);
+      if (text.contains(otherEnvironment)) {
+        continue;
+      }
       Matcher matcher = annotation.matcher(text);
       while (matcher.find()) {
         listeners++;
         String args = matcher.group(1);
+        if (!stack.isLive() && args.matches("(?s).*autoStartup\\s*=\\s*LIVE_ONLY.*")) {
+          continue;
+        }
         String topic = resolve(attribute(args, "topics"), text, constants);
         String group = resolve(attribute(args, "groupId"), text, constants);
         List<String> resolvedGroups = new ArrayList<>();
@@ -187,7 +211,7 @@ class TopicDeclarationsTests {
         groups.computeIfAbsent(topic, t -> new TreeSet<>()).addAll(resolvedGroups);
       }
     }
-    assertThat(listeners).as("@KafkaListener methods found in the sources").isGreaterThanOrEqualTo(7);
+    assertThat(listeners).as("@KafkaListener methods found in the sources").isGreaterThanOrEqualTo(6);
     return groups;
   }
 

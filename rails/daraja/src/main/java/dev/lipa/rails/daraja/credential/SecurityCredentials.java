@@ -46,6 +46,24 @@ public final class SecurityCredentials {
     }
   }
 
+  /**
+   * Whether a text can be a security credential: base64 of one RSA block of a 1024- to 8192-bit key (128 to 1024
+   * bytes, whole bytes of a key size). A password typed where the credential belongs fails this (it is too short, or
+   * not base64, or not a block's length), so an operator API can refuse it before it is stored or sent.
+   */
+  public static boolean isWellFormed(String credential) {
+    if (credential == null || credential.length() > 2048 || !credential.matches("[A-Za-z0-9+/]+={0,2}")) {
+      return false;
+    }
+    byte[] block;
+    try {
+      block = Base64.getDecoder().decode(credential);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    return block.length >= 128 && block.length <= 1024 && block.length % 64 == 0;
+  }
+
   /** Reads an X.509 certificate, PEM or DER (Safaricom publishes {@code .cer} files in PEM). */
   public static X509Certificate readCertificate(InputStream in) throws IOException {
     try {
