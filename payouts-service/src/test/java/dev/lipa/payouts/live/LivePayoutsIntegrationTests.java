@@ -151,7 +151,7 @@ class LivePayoutsIntegrationTests {
       TestHttp.Response response = http().postJson(path, body, headers);
 
       assertThat(response.status()).as(response.body()).isEqualTo(503);
-      assertThat(response.json().get("message").stringValue()).startsWith("no live rail is configured for payouts");
+      assertThat(response.json().get("message").stringValue()).startsWith("no live rail is configured for ");
       assertNothingStoredFor(database, org);
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
+import dev.lipa.common.environment.Environment;
 import dev.lipa.common.testsupport.SharedInfraInitializer;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.common.testsupport.TestIssuer;
@@ -63,7 +64,7 @@ class DarajaStkRailIntegrationTests {
   private static final Map<String, String> OPERATOR = Map.of("X-Operator-Token", OPERATOR_TOKEN);
   private static final String SHORTCODES = "/admin/v1/daraja/stk-shortcodes";
   /** The merchant path of a push (the live stack's own family once the stack serves it). */
-  private static final String NEW = "/api/sandbox/v1/stk/new";
+  private static final String NEW = "/api/v1/stk/new";
   private static final String PUSH = "/mpesa/stkpush/v1/processrequest";
   private static final String OAUTH = "/oauth/v1/generate";
   private static final String OTHER_SHORTCODE = "600111";
@@ -147,7 +148,7 @@ class DarajaStkRailIntegrationTests {
   }
 
   private static Map<String, String> merchant(String organisationId) {
-    return TestHttp.bearer(TestIssuer.shared().accessToken(organisationId));
+    return TestHttp.bearer(TestIssuer.shared().accessToken(organisationId, Environment.LIVE));
   }
 
   private static String push(String phone, String amount) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
+import dev.lipa.common.environment.Environment;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.testsupport.SharedInfraInitializer;
 import dev.lipa.common.testsupport.TestHttp;
@@ -69,9 +70,9 @@ class DarajaPayoutRailIntegrationTests {
   private static final Map<String, String> OPERATOR = Map.of("X-Operator-Token", OPERATOR_TOKEN);
   private static final String SHORTCODES = "/admin/v1/daraja/payout-shortcodes";
   /** The merchant paths (the live stack's own family once the stack serves it). */
-  private static final String SEND_MONEY = "/api/sandbox/v1/send-money";
-  private static final String TILL = "/api/sandbox/v1/till";
-  private static final String PAYBILL = "/api/sandbox/v1/paybill";
+  private static final String SEND_MONEY = "/api/v1/send-money";
+  private static final String TILL = "/api/v1/till";
+  private static final String PAYBILL = "/api/v1/paybill";
   private static final String B2C = "/mpesa/b2c/v3/paymentrequest";
   private static final String B2B = "/mpesa/b2b/v1/paymentrequest";
   private static final String STATUS = "/mpesa/transactionstatus/v1/query";
@@ -165,7 +166,7 @@ class DarajaPayoutRailIntegrationTests {
   }
 
   private static Map<String, String> merchant(String organisationId) {
-    return TestHttp.bearer(TestIssuer.shared().accessToken(organisationId));
+    return TestHttp.bearer(TestIssuer.shared().accessToken(organisationId, Environment.LIVE));
   }
 
   private String create(String path, String organisation, String body) {
