@@ -7,8 +7,8 @@ import dev.lipa.collections.stk.rail.StkOutcomeHandler;
 import dev.lipa.collections.stk.rail.StkPrompt;
 import dev.lipa.collections.stk.rail.StkRail;
 import dev.lipa.collections.stk.rail.StkRailOutcome;
+import dev.lipa.common.rail.RailUnavailableException;
 import dev.lipa.common.tracing.LogContext;
-import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.FieldErrors;
 import dev.lipa.rails.daraja.DarajaClient;
 import dev.lipa.rails.daraja.DarajaClients;
@@ -29,7 +29,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Primary;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 /**
@@ -85,7 +84,8 @@ class DarajaStkRail implements StkRail {
       errors.add("amount", "amount must be a whole number of shillings: M-Pesa takes no cents (it is never rounded)");
     }
     if (properties.callbackBaseUrl() == null || !shortcodes.hasActive()) {
-      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE,
+      // 503, and the Idempotency-Key is released: nothing was written, the same request may be sent again later
+      throw new RailUnavailableException(
           "no live rail is configured for M-Pesa STK push: the operator has no active STK shortcode yet");
     }
   }

@@ -1,5 +1,6 @@
 package dev.lipa.collections.stk.rail.daraja;
 
+import dev.lipa.common.rail.ShortcodeFields;
 import dev.lipa.common.web.ApiException;
 import dev.lipa.rails.daraja.StkTransactionType;
 import dev.lipa.rails.daraja.credential.Fingerprints;

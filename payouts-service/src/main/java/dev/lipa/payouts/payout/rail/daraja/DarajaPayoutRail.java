@@ -1,7 +1,7 @@
 package dev.lipa.payouts.payout.rail.daraja;
 
+import dev.lipa.common.rail.RailUnavailableException;
 import dev.lipa.common.tracing.LogContext;
-import dev.lipa.common.web.ApiException;
 import dev.lipa.common.web.FieldErrors;
 import dev.lipa.payouts.payout.Payout;
 import dev.lipa.payouts.payout.PayoutStatus;
@@ -29,7 +29,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Primary;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 /**
@@ -93,7 +92,8 @@ class DarajaPayoutRail implements PayoutRail {
     }
     String product = product(order);
     if (properties.callbackBaseUrl() == null || !shortcodes.serves(product)) {
-      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "no live rail is configured for M-Pesa "
+      // 503, and the Idempotency-Key is released: nothing was written, the same request may be sent again later
+      throw new RailUnavailableException("no live rail is configured for M-Pesa "
           + (B2C.equals(product) ? "send money" : "till and paybill payouts")
           + ": the operator has no " + product.toUpperCase(Locale.ROOT) + " shortcode yet");
     }

@@ -1,4 +1,4 @@
-package dev.lipa.payouts.payout.rail.daraja;
+package dev.lipa.common.rail;
 
 import dev.lipa.common.web.FieldErrors;
 import dev.lipa.common.web.ValidationException;
@@ -8,15 +8,16 @@ import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The rules of an operator's shortcode body: known fields only (a typo is not silently dropped), secrets as they are
- * (no trimming: a secret is used exactly as typed, printable ASCII only), and never a password.
+ * The rules of an operator's body configuring a rail's shortcode (collections' STK shortcodes, payouts' B2C/B2B ones):
+ * known fields only (a typo is not silently dropped), secrets as they are (no trimming: a secret is used exactly as
+ * typed, printable ASCII only), and never a password.
  */
-final class ShortcodeFields {
+public final class ShortcodeFields {
 
-  static final Pattern SHORTCODE = Pattern.compile("[0-9]{5,9}");
-  static final int SECRET_MAX = 512;
+  public static final Pattern SHORTCODE = Pattern.compile("[0-9]{5,9}");
+  public static final int SECRET_MAX = 512;
   private static final Pattern PRINTABLE = Pattern.compile("[\\x21-\\x7E]+");
-  static final String NO_PASSWORD = "the initiator's password is never accepted: send the security credential made "
+  public static final String NO_PASSWORD = "the initiator's password is never accepted: send the security credential made "
       + "from it with Safaricom's certificate (docs/going-live.md)";
 
   private final JsonNode body;
@@ -33,25 +34,25 @@ final class ShortcodeFields {
     });
   }
 
-  static ShortcodeFields of(JsonNode body, Set<String> known) {
+  public static ShortcodeFields of(JsonNode body, Set<String> known) {
     if (body == null || !body.isObject()) {
       throw ValidationException.of("body", "must be a JSON object");
     }
     return new ShortcodeFields(body, known);
   }
 
-  static void checkShortcode(String shortcode) {
+  public static void checkShortcode(String shortcode) {
     if (shortcode == null || !SHORTCODE.matcher(shortcode).matches()) {
       throw ValidationException.of("shortcode", "shortcode must be 5 to 9 digits");
     }
   }
 
-  FieldErrors errors() {
+  public FieldErrors errors() {
     return errors;
   }
 
   /** A secret as typed; null when absent (then {@code required} decides). */
-  String secret(String field, boolean required) {
+  public String secret(String field, boolean required) {
     JsonNode node = body.get(field);
     if (node == null || node.isNull()) {
       if (required) {
@@ -72,7 +73,7 @@ final class ShortcodeFields {
   }
 
   /** A plain text field, stripped; null when absent or blank. */
-  String text(String field, boolean required, Pattern pattern, String rule) {
+  public String text(String field, boolean required, Pattern pattern, String rule) {
     JsonNode node = body.get(field);
     if (node == null || node.isNull() || (node.isString() && node.stringValue().isBlank())) {
       if (required) {
@@ -87,7 +88,7 @@ final class ShortcodeFields {
     return node.stringValue().strip();
   }
 
-  Boolean bool(String field) {
+  public Boolean bool(String field) {
     JsonNode node = body.get(field);
     if (node == null || node.isNull()) {
       return null;
@@ -99,12 +100,12 @@ final class ShortcodeFields {
     return node.booleanValue();
   }
 
-  boolean has(String field) {
+  public boolean has(String field) {
     JsonNode node = body.get(field);
     return node != null && !node.isNull();
   }
 
-  JsonNode node(String field) {
+  public JsonNode node(String field) {
     return body.get(field);
   }
 }
