@@ -30,6 +30,8 @@ import org.springframework.test.context.ContextConfiguration;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "lipa.environment=live",
+    // the Daraja rail's listener belongs to the Daraja tests' live context, which shares its group on this broker
+    "lipa.daraja.listener.auto-startup=false",
     "lipa.callbacks.allow-private-targets=true",
     "lipa.internal.token=internal-test-token"})
 @ContextConfiguration(initializers = SharedInfraInitializer.class)

@@ -33,6 +33,8 @@ import tools.jackson.databind.JsonNode;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "lipa.environment=live",
+    // the Daraja rail's listener belongs to the Daraja tests' live context, which shares its group on this broker
+    "lipa.daraja.listener.auto-startup=false",
     "lipa.payouts.ledger.opening-float.KSH=1000000",
     "lipa.callbacks.allow-private-targets=true"})
 @ContextConfiguration(initializers = SharedInfraInitializer.class)

@@ -26,7 +26,12 @@ import tools.jackson.databind.json.JsonMapper;
 class DarajaStkListener {
 
   /** Started in a live stack only: elsewhere there is no Daraja rail to feed. */
-  static final String LIVE_ONLY = "#{'${lipa.environment:sandbox}' == 'live'}";
+  /**
+   * Consumes in live only; {@code lipa.daraja.listener.auto-startup=false} keeps it stopped (a test context of a live
+   * stack beside another one on the same broker, which must not take that one's records).
+   */
+  static final String LIVE_ONLY =
+      "#{'${lipa.environment:sandbox}' == 'live' and '${lipa.daraja.listener.auto-startup:true}' == 'true'}";
   static final String GROUP = "collections-daraja-rail";
   private static final String ACCEPTED_TYPE = "\"" + StkOutboxEvents.ACCEPTED + "\"";
 
