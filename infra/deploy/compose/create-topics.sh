@@ -25,7 +25,9 @@ rows=$(awk '
   section == "topics" && /^[ \t]+minInsyncReplicas:/ { m = clean(substr($0, index($0, ":") + 1)) }
   section == "topics" && /^[ \t]+retentionMs:/ { ret = clean(substr($0, index($0, ":") + 1)) }
   section == "topics" && /^[ \t]+cleanupPolicy:/ { cp = clean(substr($0, index($0, ":") + 1)) }
-  section == "topics" && /^[ \t]+consumerGroups:/ { g = clean(substr($0, index($0, ":") + 1)); gsub(/[][ ]/, "", g); groups = g }
+  # a flow sequence, on one line or continued over several until its "]"
+  section == "topics" && /^[ \t]+consumerGroups:/ { g = clean(substr($0, index($0, ":") + 1)); ingroups = (g !~ /]/); gsub(/[][ ]/, "", g); groups = g; next }
+  ingroups { g = clean($0); ingroups = (g !~ /]/); gsub(/[][ ]/, "", g); groups = groups (groups ~ /,$/ || g == "" ? "" : ",") g; next }
   END { emit() }
 ' "$file")
 [[ -n $rows ]] || { echo "create-topics: no topics in $file" >&2; exit 1; }

@@ -337,7 +337,9 @@ class HelmChartTests {
     // read with a default that is right in production too; a team sets them per service in services.<name>.env
     Set<String> tuning = Set.of("LIPA_AUTH_SIGNING_KEY_LEAD", "DISPATCHER_REQUEST_TIMEOUT", "DISPATCHER_RETRY_DELAYS",
         "DISPATCHER_INTAKE_CONCURRENCY", "DISPATCHER_SIGNING_ROTATION_WINDOW", "LIPA_DISPATCHER_SECRETS_KEY",
-        "LIPA_CHECKOUT_SESSION_LIFETIME", "IDEMPOTENCY_RETENTION", "SANDBOX_OUTCOME_DELAY", "GATEWAY_CONNECT_TIMEOUT_MILLIS",
+        "LIPA_CHECKOUT_SESSION_LIFETIME",
+        // the hosted page's path: /checkout in a sandbox stack, /live/checkout in a live one (from lipa.environment)
+        "LIPA_CHECKOUT_PAGE_PATH", "IDEMPOTENCY_RETENTION", "SANDBOX_OUTCOME_DELAY", "GATEWAY_CONNECT_TIMEOUT_MILLIS",
         "GATEWAY_RESPONSE_TIMEOUT_MILLIS",
         // the master keys come inline (LIPA_SECRETS_MASTER_KEYS) from the Secret instead of a file
         "LIPA_SECRETS_MASTER_KEY_FILE",
