@@ -120,7 +120,16 @@ class EnvironmentIntegrationTests extends GatewayIntegrationTest {
               "/admin/v1/dead-letters/4f1c/replay"),
           Arguments.of("/admin/live/v1/audit/checkout-service", "checkout-service-live", "/admin/v1/audit"),
           Arguments.of("/admin/live/v1/audit/callback-dispatcher", "callback-dispatcher-live", "/admin/v1/audit"),
-          Arguments.of("/admin/live/v1/callbacks/dead", "callback-dispatcher-live", "/admin/v1/callbacks/dead"));
+          Arguments.of("/admin/live/v1/callbacks/dead", "callback-dispatcher-live", "/admin/v1/callbacks/dead"),
+          // the Daraja rails' own operator API, which only a live stack has
+          Arguments.of("/admin/live/v1/daraja/stk-shortcodes/600100", "collections-service-live",
+              "/admin/v1/daraja/stk-shortcodes/600100"),
+          Arguments.of("/admin/live/v1/daraja/stk-shortcodes", "collections-service-live",
+              "/admin/v1/daraja/stk-shortcodes"),
+          Arguments.of("/admin/live/v1/daraja/payout-shortcodes/600200", "payouts-service-live",
+              "/admin/v1/daraja/payout-shortcodes/600200"),
+          Arguments.of("/admin/live/v1/daraja/balance-reconciliations", "payouts-service-live",
+              "/admin/v1/daraja/balance-reconciliations"));
     }
 
     @ParameterizedTest
@@ -159,6 +168,69 @@ class EnvironmentIntegrationTests extends GatewayIntegrationTest {
       assertThat(response.status()).isEqualTo(404);
       assertThat(response.body()).isEqualTo(RoutingIntegrationTests.NOT_FOUND);
       assertThat(UPSTREAMS.totalCalls()).isEqualTo(before);
+    }
+  }
+
+  /** Safaricom Daraja's callbacks and results: the live stack's, with no token, from the address the gateway saw. */
+  @Nested
+  class DarajaCallbacks {
+
+    static Stream<Arguments> callbacks() {
+      return Stream.of(
+          Arguments.of("/daraja/v1/stk/c2VnbWVudA/0b7d3c52-6a1e-4c0f-9d3e-2f4f1e6c9a10", "collections-service-live"),
+          Arguments.of("/daraja/v1/results/c2VnbWVudA", "payouts-service-live"),
+          Arguments.of("/daraja/v1/timeouts/c2VnbWVudA", "payouts-service-live"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("callbacks")
+    void reachTheLiveStacksRailWithoutATokenAndThePathUnchanged(String path, String service) {
+      TestHttp.Response response = http().postJson(path, "{\"Body\":{}}", Map.of());
+
+      assertThat(response.status()).isEqualTo(200);
+      assertThat(response.json().get("service").stringValue()).isEqualTo(service);
+      assertThat(response.json().get("path").stringValue()).isEqualTo(path);
+    }
+
+    @ParameterizedTest
+    @MethodSource("callbacks")
+    void carryTheAddressTheGatewaySawNeverTheOneAClientClaims(String path, String service) {
+      // the services accept a callback only from Safaricom's addresses, read from X-Forwarded-For: a client that
+      // names one of them itself must not be believed (this gateway trusts no proxy in front of it)
+      TestHttp.Response response = http().postJson(path, "{}", Map.of("X-Forwarded-For", "196.201.214.200",
+          "X-Real-IP", "196.201.214.200", "Forwarded", "for=196.201.214.200", "True-Client-IP", "196.201.214.200",
+          "X-Client-IP", "196.201.214.200"));
+
+      JsonNode headers = response.json().get("headers");
+      assertThat(headers.get("x-forwarded-for").get(0).stringValue()).isEqualTo("127.0.0.1");
+      assertThat(headers.toString()).doesNotContain("196.201.214.200");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/daraja/v1/stk/../results/x", "/daraja/v1//results/x", "/daraja/v1/%72esults/x",
+        "/daraja/v1/stk/x;y", "/daraja%2Fv1/results/x"})
+    void otherSpellingsAreRefusedBeforeRouting(String path) {
+      int before = UPSTREAMS.totalCalls();
+
+      RawHttp.Answer answer = RawHttp.send("127.0.0.1", port, "POST", path, Map.of("Content-Type",
+          "application/json"), "{}");
+
+      assertThat(answer.status()).as("POST %s", path).isEqualTo(400);
+      assertThat(UPSTREAMS.totalCalls()).isEqualTo(before);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/daraja/v1/other/x", "/daraja/v2/results/x", "/Daraja/v1/results/x",
+        "/api/v1/daraja/v1/results/x", "/admin/v1/daraja/stk-shortcodes", "/admin/v1/daraja/payout-shortcodes/1"})
+    void nothingElseReachesTheRailsNorTheSandboxStack(String path) {
+      TestHttp.Response response = http().postJson(path, "{}", operator());
+
+      // /admin/v1/... is auth-service's operator API (which has no such path): never a collections or payouts service
+      if (response.status() == 200) {
+        assertThat(response.json().get("service").stringValue()).isEqualTo("auth-service");
+      } else {
+        assertThat(response.status()).isIn(401, 404);
+      }
     }
   }
 

@@ -52,9 +52,16 @@ public class EnvironmentRoutes extends PropertiesRouteDefinitionLocator {
         continue;
       }
       List<String> names = Arrays.stream(environments.toString().split(",")).map(String::strip).toList();
+      if (names.equals(List.of(Environment.LIVE.claim()))) {
+        // a route of the live stack alone (Daraja's callbacks, the Daraja rails' operator API), written in the
+        // sandbox's spelling as every other route, so that its operator paths become /admin/live/... the same way
+        String id = route.getId() + UpstreamInstances.LIVE_SUFFIX;
+        all.add(served.serves(Environment.LIVE) ? live(route, id, upstreams) : unserved(route, id, Environment.LIVE));
+        continue;
+      }
       if (!names.contains(Environment.SANDBOX.claim())) {
-        throw new IllegalStateException("route " + route.getId() + ": environments must include sandbox, the route"
-            + " of application.yml being the sandbox's, was " + environments);
+        throw new IllegalStateException("route " + route.getId() + ": environments must be live, or include sandbox"
+            + " (the route of application.yml being the sandbox's), was " + environments);
       }
       all.add(served.serves(Environment.SANDBOX) ? bound(copy(route), Environment.SANDBOX)
           : unserved(route, route.getId(), Environment.SANDBOX));

@@ -2,6 +2,7 @@ package dev.lipa.gateway.security;
 
 import dev.lipa.common.ratelimit.ClientAddresses;
 import java.net.InetSocketAddress;
+import java.util.List;
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
@@ -23,6 +24,10 @@ import org.springframework.web.server.ServerWebExchange;
 @Component
 public class ClientAddressHeadersFilter implements HttpHeadersFilter, Ordered {
 
+  /** Headers that name a client address, besides X-Forwarded-For: removed from every proxied request. */
+  static final List<String> CLIENT_CLAIMS = List.of("Forwarded", "X-Real-IP", "True-Client-IP",
+      "X-Client-IP", "X-Cluster-Client-IP", "CF-Connecting-IP", "Fastly-Client-IP", "X-Original-Forwarded-For");
+
   private final ClientAddresses addresses;
 
   public ClientAddressHeadersFilter(ClientAddresses addresses) {
@@ -38,6 +43,11 @@ public class ClientAddressHeadersFilter implements HttpHeadersFilter, Ordered {
   public HttpHeaders filter(HttpHeaders input, ServerWebExchange exchange) {
     HttpHeaders output = new HttpHeaders();
     output.putAll(input);
+    // the other names clients and proxies give the same claim: nothing behind the gateway reads them today, and none
+    // may start to believe one a client wrote (the Daraja receivers accept callbacks by source address)
+    for (String claim : CLIENT_CLAIMS) {
+      output.remove(claim);
+    }
     output.set(ClientAddresses.X_FORWARDED_FOR, client(exchange.getRequest()));
     return output;
   }

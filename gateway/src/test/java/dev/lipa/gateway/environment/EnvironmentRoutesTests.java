@@ -39,7 +39,21 @@ class EnvironmentRoutesTests {
       assertThat(ids(routes(Set.of(), LIVE))).containsExactly("dispatcher-admin", "dispatcher-admin-live",
           "dead-letters-collections-service", "dead-letters-collections-service-live", "bank-notifications", "auth",
           "checkout-api", "checkout-api-live", "checkout-page", "checkout-page-live", "collections",
-          "collections-live");
+          "collections-live", "daraja-stk-callbacks-live", "daraja-stk-admin-live");
+    }
+
+    @Test
+    void aLiveOnlyRouteHasItsLiveTwinAloneWithTheLiveSpellingOfItsOperatorPaths() {
+      RouteDefinition callbacks = routes.get("daraja-stk-callbacks-live");
+      RouteDefinition admin = routes.get("daraja-stk-admin-live");
+
+      assertThat(routes).doesNotContainKeys("daraja-stk-callbacks", "daraja-stk-admin");
+      assertThat(paths(callbacks)).containsExactly("/daraja/v1/stk/**");
+      assertThat(callbacks.getUri()).isEqualTo(URI.create("http://10.0.0.1:8083"));
+      assertThat(circuitBreaker(callbacks)).isEqualTo("collections-service-live");
+      assertThat(paths(admin)).containsExactly("/admin/live/v1/daraja/stk-shortcodes",
+          "/admin/live/v1/daraja/stk-shortcodes/**");
+      assertThat(admin.getFilters().getFirst().getArgs()).containsEntry("replacement", "/admin${rest}");
     }
 
     @Test
@@ -112,6 +126,10 @@ class EnvironmentRoutesTests {
       }
       assertThat(paths(routes.get("collections-live"))).contains("/api/v1/stk/**");
       assertThat(routes.get("collections").getMetadata()).doesNotContainKey(RoutePolicy.SERVED);
+      // a live-only route too: Daraja's callbacks answer 404 on a sandbox gateway, and its operator paths never fall
+      // through to auth-service's /admin/**
+      assertThat(routes.get("daraja-stk-callbacks-live").getMetadata()).containsEntry(RoutePolicy.SERVED, false);
+      assertThat(paths(routes.get("daraja-stk-admin-live"))).contains("/admin/live/v1/daraja/stk-shortcodes/**");
     }
   }
 
@@ -197,7 +215,10 @@ class EnvironmentRoutesTests {
         route("checkout-api", "checkout-service", "sandbox,live", true, List.of("/api/sandbox/v1/checkout-sessions/**")),
         route("checkout-page", "checkout-service", "sandbox,live", false, List.of("/checkout/**")),
         route("collections", "collections-service", "sandbox,live", true,
-            List.of("/api/sandbox/v1/stk/**", "/api/sandbox/v1/bank/**", "/api/v1/tz/collections/**"))));
+            List.of("/api/sandbox/v1/stk/**", "/api/sandbox/v1/bank/**", "/api/v1/tz/collections/**")),
+        route("daraja-stk-callbacks", "collections-service", "live", false, List.of("/daraja/v1/stk/**")),
+        route("daraja-stk-admin", "collections-service", "live", false,
+            List.of("/admin/v1/daraja/stk-shortcodes", "/admin/v1/daraja/stk-shortcodes/**"))));
     return properties;
   }
 

@@ -40,6 +40,21 @@ class ClientAddressHeadersFilterTests {
     assertThat(out.getFirst("Authorization")).isEqualTo("Bearer t");
   }
 
+  @Test
+  void dropsEveryOtherHeaderThatNamesAClientInAnySpelling() {
+    ClientAddressHeadersFilter filter = new ClientAddressHeadersFilter(new ClientAddresses(List.of()));
+    HttpHeaders proxied = new HttpHeaders();
+    for (String claim : ClientAddressHeadersFilter.CLIENT_CLAIMS) {
+      proxied.add(claim.toLowerCase(java.util.Locale.ROOT), "196.201.214.200");
+    }
+    proxied.add("x-REAL-ip", "196.201.214.200");
+
+    HttpHeaders out = filter.filter(proxied, exchange("198.51.100.7"));
+
+    assertThat(out.toString()).doesNotContain("196.201.214.200");
+    assertThat(out.get("X-Forwarded-For")).containsExactly("198.51.100.7");
+  }
+
   private static List<String> forwardedFor(ClientAddressHeadersFilter filter, String peer, String... claims) {
     MockServerWebExchange exchange = exchange(peer, claims);
     // what the gateway would proxy after removing the client's X-Forwarded-* headers
