@@ -6,6 +6,7 @@ import dev.lipa.common.testsupport.PathRuleChecks;
 import dev.lipa.common.testsupport.PathRuleChecks.Protected;
 import dev.lipa.common.testsupport.RawHttp;
 import dev.lipa.common.testsupport.TestHttp;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +64,21 @@ class PathRulesIntegrationTests extends GatewayIntegrationTest {
       assertThat(answer.status()).isEqualTo(400);
       assertThat(answer.body()).isEqualTo("{\"status\":400,\"message\":\"Malformed request path: percent-encoded "
           + "characters are not accepted in the path\",\"data\":null}");
+    }
+
+    /**
+     * A refusal waits for the small body the client is still sending: answering and closing first resets the
+     * connection under the client, which may then never read the answer (seen as "Connection reset" in CI).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"/daraja/v1/stk/x;y", "/%61pi/sandbox/v1/stk/new", "/api/sandbox/v1/stk/new",
+        "/admin/v1/organisations"})
+    void answersARefusalTheClientCanReadWhenItsBodyArrivesLate(String path) {
+      RawHttp.Answer answer = RawHttp.sendBodyLate("127.0.0.1", port, "POST", path,
+          Map.of("Content-Type", "application/json"), "{\"amount\":10}", Duration.ofMillis(300));
+
+      assertThat(answer.status()).as("POST %s", path).isIn(400, 401);
+      assertThat(answer.body()).startsWith("{\"status\":" + answer.status() + ",");
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
+import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -31,6 +32,20 @@ public final class RawHttp {
   /** {@link #send(String, int, String, String, Map, String)} from a local address of the caller's choosing. */
   public static Answer send(String fromAddress, String host, int port, String method, String target,
       Map<String, String> headers, String body) {
+    return send(fromAddress, host, port, method, target, headers, body, Duration.ZERO);
+  }
+
+  /**
+   * Sends the request's head, waits {@code bodyDelay}, then sends its body: a server that answers and closes before
+   * the body arrives has the connection reset under the client, which then fails reading the answer.
+   */
+  public static Answer sendBodyLate(String host, int port, String method, String target, Map<String, String> headers,
+      String body, Duration bodyDelay) {
+    return send(null, host, port, method, target, headers, body, bodyDelay);
+  }
+
+  private static Answer send(String fromAddress, String host, int port, String method, String target,
+      Map<String, String> headers, String body, Duration bodyDelay) {
     try (Socket socket = new Socket()) {
       if (fromAddress != null) {
         socket.bind(new java.net.InetSocketAddress(fromAddress, 0));
@@ -52,11 +67,18 @@ public final class RawHttp {
       head.append("\r\n");
       OutputStream out = socket.getOutputStream();
       out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+      if (!bodyDelay.isZero()) {
+        out.flush();
+        Thread.sleep(bodyDelay);
+      }
       out.write(content);
       out.flush();
       return read(socket.getInputStream());
     } catch (IOException e) {
       throw new UncheckedIOException("request " + method + " " + target + " failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
     }
   }
 

@@ -3,9 +3,12 @@ package dev.lipa.gateway.web;
 import dev.lipa.common.security.InvalidTokenException;
 import dev.lipa.common.web.Envelope;
 import dev.lipa.gateway.routing.RoutePolicy;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -24,6 +27,9 @@ import tools.jackson.databind.json.JsonMapper;
 public class Envelopes {
 
   public static final String DEVICE_ID = "Device-Id";
+  /** The largest body {@link #afterBody} reads before a refusal: the proxy's default body limit. */
+  static final long DRAINED_BODY_BYTES = 65_536;
+  static final Duration DRAIN_WAIT = Duration.ofSeconds(5);
 
   private final JsonMapper json;
   private final byte[] unauthorized;
@@ -101,6 +107,25 @@ public class Envelopes {
   /** Any other status, with its standard reason phrase as the message (never an exception's text). */
   public Mono<Void> status(ServerWebExchange exchange, HttpStatus status) {
     return write(exchange, status, byStatus.computeIfAbsent(status, s -> bytes(s, s.getReasonPhrase())));
+  }
+
+  /**
+   * The gateway's answer to a request it refuses before anything read its body: a small declared body (at most
+   * {@link #DRAINED_BODY_BYTES}) is read and dropped first, for at most {@link #DRAIN_WAIT}. Answering and closing
+   * the connection while the client is still sending its body makes the kernel reset the connection, and a client
+   * may then lose the answer it was sent (a larger or chunked body is not waited for).
+   */
+  public Mono<Void> afterBody(ServerWebExchange exchange, Supplier<Mono<Void>> answer) {
+    long length = exchange.getRequest().getHeaders().getContentLength();
+    if (length <= 0 || length > DRAINED_BODY_BYTES) {
+      return answer.get();
+    }
+    return exchange.getRequest().getBody()
+        .doOnNext(DataBufferUtils::release)
+        .then()
+        .timeout(DRAIN_WAIT)
+        .onErrorResume(e -> Mono.empty())
+        .then(Mono.defer(answer));
   }
 
   private byte[] bytes(HttpStatus status, String message) {
