@@ -98,6 +98,7 @@ public final class DarajaSimulator implements AutoCloseable {
   }
 
   private final Faults faults = new Faults();
+  private final SimulatorControl control = new SimulatorControl(this);
   private final TestCertificate certificate = TestCertificate.load();
   private final Clock clock;
   private final SecureRandom random = new SecureRandom();
@@ -263,6 +264,16 @@ public final class DarajaSimulator implements AutoCloseable {
   }
 
   private Answer route(HttpExchange exchange, String path, String body) {
+    if (path.startsWith(SimulatorControl.PREFIX)) {
+      JsonNode json;
+      try {
+        json = body.isBlank() ? null : JSON.readTree(body);
+      } catch (JacksonException e) {
+        json = null;
+      }
+      SimulatorControl.Outcome outcome = control.handle(exchange.getRequestMethod(), path, json);
+      return new Answer(outcome.status(), JSON.valueToTree(outcome.body()));
+    }
     if (path.equals("/oauth/v1/generate")) {
       if (!exchange.getRequestMethod().equals("GET")) {
         return error(405, "405.001", "Method Not Allowed");

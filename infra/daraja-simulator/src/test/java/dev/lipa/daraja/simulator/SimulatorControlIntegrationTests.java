@@ -1,0 +1,95 @@
+package dev.lipa.daraja.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The control API a running simulator is driven through from another process (a demo, the system test). */
+class SimulatorControlIntegrationTests {
+
+  private static DarajaSimulator simulator;
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void start() throws Exception {
+    simulator = DarajaSimulator.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    simulator.close();
+  }
+
+  @BeforeEach
+  void reset() {
+    simulator.reset();
+  }
+
+  private static HttpResponse<String> post(String path, String body) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(simulator.baseUrl() + path))
+        .POST(HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json").build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void setsTheFaultModesItNamesAndLeavesTheOthers() throws Exception {
+    HttpResponse<String> answer = post("/simulator/v1/faults",
+        "{\"callbacks\":\"never\",\"answerAfterMillis\":1500,\"stkQueriesBeingProcessed\":2}");
+
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(simulator.faults().callbackMode).isEqualTo(Faults.CallbackMode.NEVER);
+    assertThat(simulator.faults().answerDelay).isEqualTo(Duration.ofMillis(1500));
+    assertThat(simulator.faults().queriesBeingProcessed.get()).isEqualTo(2);
+    assertThat(simulator.faults().spikeArrest).isFalse();
+    assertThat(answer.body()).contains("\"callbacks\":\"NEVER\"", "\"answerAfterMillis\":1500");
+  }
+
+  @Test
+  void resetClearsTheFaults() throws Exception {
+    post("/simulator/v1/faults", "{\"spikeArrest\":true,\"callbacks\":\"TWICE\"}");
+
+    assertThat(post("/simulator/v1/reset", "").statusCode()).isEqualTo(200);
+
+    assertThat(simulator.faults().spikeArrest).isFalse();
+    assertThat(simulator.faults().callbackMode).isEqualTo(Faults.CallbackMode.NORMAL);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"{\"callbacks\":\"SOMETIMES\"}", "{\"answerAfterMillis\":-1}",
+      "{\"answerAfterMillis\":1e99}", "{\"lateByMillis\":\"10\"}", "{\"stkQueriesBeingProcessed\":100000}", "[]",
+      "not json"})
+  void refusesWhatItCannotSetAndChangesNothing(String body) throws Exception {
+    HttpResponse<String> answer = post("/simulator/v1/faults", body);
+
+    assertThat(answer.statusCode()).isEqualTo(400);
+    assertThat(simulator.faults().callbackMode).isEqualTo(Faults.CallbackMode.NORMAL);
+    assertThat(simulator.faults().answerDelay).isEqualTo(Duration.ZERO);
+  }
+
+  @Test
+  void scriptsACustomersResult() throws Exception {
+    assertThat(post("/simulator/v1/scripts", "{\"phone\":\"254700001032\",\"resultCode\":\"1032\"}").statusCode())
+        .isEqualTo(200);
+    assertThat(post("/simulator/v1/scripts", "{\"phone\":\"254700001032\"}").statusCode()).isEqualTo(400);
+    assertThat(post("/simulator/v1/scripts", "{\"resultCode\":\"1\"}").statusCode()).isEqualTo(400);
+  }
+
+  @Test
+  void answersOnlyPostAndKnownPaths() throws Exception {
+    HttpResponse<String> get = HTTP.send(HttpRequest.newBuilder(URI.create(simulator.baseUrl() + "/simulator/v1/faults"))
+        .GET().build(), HttpResponse.BodyHandlers.ofString());
+
+    assertThat(get.statusCode()).isEqualTo(405);
+    assertThat(post("/simulator/v1/other", "{}").statusCode()).isEqualTo(404);
+  }
+}
