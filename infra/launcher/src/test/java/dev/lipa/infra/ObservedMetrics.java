@@ -22,6 +22,11 @@ final class ObservedMetrics {
   static final Path DIR = Launcher.ROOT.resolve("infra/observability");
   /** Series Prometheus makes itself for every target; no service exports them. */
   static final Set<String> PROMETHEUS_OWN = Set.of("up", "scrape_duration_seconds", "scrape_samples_scraped");
+  /**
+   * Series only a live stack's services export (./platform up runs the sandbox): the funds reconciliation's, which
+   * payouts-service's BalanceReconciliationIntegrationTests finds on a live service's page.
+   */
+  static final Set<String> LIVE_STACK_ONLY = Set.of("lipa_reconciliation_latest", "lipa_reconciliation_age_seconds");
 
   private static final Pattern STRINGS = Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"");
   private static final Pattern MATCHERS = Pattern.compile("\\{[^}]*}");

@@ -35,4 +35,9 @@ class ObservedMetricsTests {
         "lipa_callbacks_dead_total", "lipa_dead_letters_waiting", "lipa_payments_total",
         "lipa_gateway_rate_limit_refusals_total", "lipa_payment_outcome_latency_seconds_bucket");
   }
+
+  @Test
+  void everySeriesLeftToTheLiveStackIsOneTheRulesUse() throws IOException {
+    assertThat(ObservedMetrics.namesUsed()).containsAll(ObservedMetrics.LIVE_STACK_ONLY);
+  }
 }

@@ -192,6 +192,15 @@ public class Ledger implements AutoCloseable {
     });
   }
 
+  /**
+   * What the platform owes every organisation in this currency, available and reserved (the funds reconciliation
+   * compares it with what the platform's shortcodes hold). Read account by account: a concurrent movement may or may
+   * not be in it, as with any read of a moving ledger.
+   */
+  public Liability liability(Currency currency) {
+    return store.liability(currency);
+  }
+
   /** Returns true when applied now, false when it was applied before (or its hold is already gone). */
   private boolean apply(Movement movement) {
     return apply(movement, LedgerRules.mayRepeatLate(movement.kind()));

@@ -191,6 +191,26 @@ final class LedgerAccounts {
         .map(LedgerAccounts::toBalance).into(new ArrayList<>());
   }
 
+  /**
+   * The sum of every account of the currency: a system read for the funds reconciliation, which by definition spans
+   * every organisation (operators only; no merchant path reaches it). Summed here in BigDecimal, exactly, one account
+   * at a time: it runs about once a day, so what matters is that the sum is exact and independent of the store.
+   */
+  Liability liability(Currency currency) {
+    BigDecimal available = BigDecimal.ZERO;
+    BigDecimal reserved = BigDecimal.ZERO;
+    int reservations = 0;
+    int count = 0;
+    for (Document account : accounts.find(Filters.eq(CURRENCY, currency.name()))
+        .projection(Projections.include(AVAILABLE, RESERVED, HOLDS + "." + REQUEST_ID))) {
+      available = available.add(decimal(account.get(AVAILABLE)));
+      reserved = reserved.add(decimal(account.get(RESERVED)));
+      reservations += account.getList(HOLDS, Document.class, List.of()).size();
+      count++;
+    }
+    return new Liability(currency, available, reserved, reservations, count);
+  }
+
   /** The entries still pending in the account (not yet copied to the journal); empty when it does not exist. */
   List<Document> pending(String accountId) {
     Document account = accounts.find(Filters.eq(ID, accountId)).projection(Projections.include(PENDING)).first();

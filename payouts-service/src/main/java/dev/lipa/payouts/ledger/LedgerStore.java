@@ -144,6 +144,11 @@ public class LedgerStore {
     return accounts.balances(organisationId);
   }
 
+  /** The sum of every account of the currency (the funds reconciliation's; not scoped by organisation). */
+  Liability liability(Currency currency) {
+    return accounts.liability(currency);
+  }
+
   /** Whether the journal holds this movement's entry already (copied from an account's pending array). */
   boolean journalHas(Movement movement) {
     return journal.has(movement);

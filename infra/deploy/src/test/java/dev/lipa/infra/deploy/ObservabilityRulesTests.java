@@ -70,7 +70,10 @@ class ObservabilityRulesTests {
         "sum by (application) (lipa_dead_letters_waiting) > 0",
         "max_over_time(lipa_outbox_oldest_age_seconds[2m])", "lipa_outbox_oldest_age_seconds",
         "increase(lipa_callbacks_dead_total[15m])", "increase(lipa_callbacks_dead_total[1m])",
-        "kafka_consumer_fetch_manager_records_lag_max) > 1000", "kafka_consumer_fetch_manager_records_lag_max) > 10000");
+        "kafka_consumer_fetch_manager_records_lag_max) > 1000", "kafka_consumer_fetch_manager_records_lag_max) > 10000",
+        "max by (application) (lipa_reconciliation_latest{status=\"different\"}) > 0",
+        "max by (application) (lipa_reconciliation_latest{status!=\"matched\"}) > 0",
+        "(lipa_reconciliation_age_seconds) > 108000", "(lipa_reconciliation_age_seconds) > 216000");
     String rules = Files.readString(DIR.resolve("alerts.yml"));
     Files.copy(DIR.resolve("alerts-tests.yml"), scratch.resolve("alerts-tests.yml"));
     for (Map.Entry<String, String> weakening : weakenings.entrySet()) {

@@ -14,14 +14,11 @@ import dev.lipa.rails.daraja.Acknowledgement;
 import dev.lipa.rails.daraja.B2bRequest;
 import dev.lipa.rails.daraja.B2cRequest;
 import dev.lipa.rails.daraja.DarajaClient;
-import dev.lipa.rails.daraja.DarajaClients;
-import dev.lipa.rails.daraja.DarajaConfig;
 import dev.lipa.rails.daraja.DarajaFieldException;
 import dev.lipa.rails.daraja.DarajaFields;
 import dev.lipa.rails.daraja.Outcome;
 import dev.lipa.rails.daraja.Refusal;
 import dev.lipa.rails.daraja.TransactionStatusQuery;
-import java.net.URI;
 import java.time.Clock;
 import java.util.Locale;
 import java.util.Optional;
@@ -57,12 +54,12 @@ class DarajaPayoutRail implements PayoutRail {
   private final PayoutRequestLog requests;
   private final PayoutOutcomeHandler outcomes;
   private final Payouts payouts;
-  private final DarajaClients clients;
+  private final PayoutClients clients;
   private final DarajaPayoutsProperties properties;
   private final Clock clock;
 
   DarajaPayoutRail(PayoutShortcodes shortcodes, PayoutRequestLog requests, PayoutOutcomeHandler outcomes,
-      Payouts payouts, DarajaClients clients, DarajaPayoutsProperties properties, Clock clock) {
+      Payouts payouts, PayoutClients clients, DarajaPayoutsProperties properties, Clock clock) {
     this.payouts = payouts;
     this.shortcodes = shortcodes;
     this.requests = requests;
@@ -91,7 +88,7 @@ class DarajaPayoutRail implements PayoutRail {
       errors.add("amount", "amount must be a whole number of shillings: M-Pesa takes no cents (it is never rounded)");
     }
     String product = product(order);
-    if (properties.callbackBaseUrl() == null || !shortcodes.serves(product)) {
+    if (!clients.canAsk() || !shortcodes.serves(product)) {
       // 503, and the Idempotency-Key is released: nothing was written, the same request may be sent again later
       throw new RailUnavailableException("no live rail is configured for M-Pesa "
           + (B2C.equals(product) ? "send money" : "till and paybill payouts")
@@ -122,7 +119,7 @@ class DarajaPayoutRail implements PayoutRail {
     PayoutOrder order = Payouts.orderOf(payout.get());
     String product = product(order);
     Optional<PayoutShortcodes.Opened> serving = shortcodes.serving(product);
-    if (serving.isEmpty() || properties.callbackBaseUrl() == null) {
+    if (serving.isEmpty() || !clients.canAsk()) {
       log.error("payout {} cannot be sent: no {} shortcode or no callback address; failed", order.requestId(),
           product);
       fail(order, "The payout was not sent: no M-Pesa " + product + " shortcode is configured");
@@ -153,7 +150,7 @@ class DarajaPayoutRail implements PayoutRail {
       log.info("payout {} was sent (or is being sent) already; never sent again", order.requestId());
       return;
     }
-    DarajaClient client = client(shortcode);
+    DarajaClient client = clients.of(shortcode);
     Outcome<Acknowledgement> outcome = b2c != null ? client.b2c(b2c) : client.b2b(b2b);
     switch (outcome) {
       case Outcome.Accepted<Acknowledgement>(Acknowledgement ack) -> {
@@ -199,7 +196,7 @@ class DarajaPayoutRail implements PayoutRail {
             order.requestId(), entry.get().shortcode());
         return;
       }
-      Outcome<Acknowledgement> asked = client(shortcode.get()).transactionStatus(
+      Outcome<Acknowledgement> asked = clients.of(shortcode.get()).transactionStatus(
           TransactionStatusQuery.byOriginatorConversationId(entry.get().originatorConversationId()));
       if (asked instanceof Outcome.Accepted<Acknowledgement>(Acknowledgement ack) && ack.conversationId() != null) {
         // its answer comes to the ResultURL under this ConversationID, which is how it is matched to the payout
@@ -208,16 +205,6 @@ class DarajaPayoutRail implements PayoutRail {
       log.info("overdue payout {} ({}): Transaction Status asked on {}: {}", order.requestId(), entry.get().state(),
           entry.get().originatorConversationId(), asked.getClass().getSimpleName());
     }
-  }
-
-  private DarajaClient client(PayoutShortcodes.Opened shortcode) {
-    String base = "/daraja/v1/";
-    return clients.client(shortcode.shortcode(), shortcode.version(), () -> new DarajaConfig(properties.baseUrl(),
-        shortcode.consumerKey(), shortcode.consumerSecret(), shortcode.shortcode(), null, shortcode.initiatorName(),
-        shortcode.securityCredential(), null,
-        URI.create(DarajaClients.join(properties.callbackBaseUrl(), base + "results/" + shortcode.callbackSegment())),
-        URI.create(DarajaClients.join(properties.callbackBaseUrl(), base + "timeouts/" + shortcode.callbackSegment())),
-        properties.connectTimeout(), properties.requestTimeout(), null));
   }
 
   private void fail(PayoutOrder order, String description) {

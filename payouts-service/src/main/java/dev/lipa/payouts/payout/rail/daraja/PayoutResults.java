@@ -20,7 +20,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Service;
 
 /**
- * Daraja's results of payouts, posted to a shortcode's ResultURL ({@code /daraja/v1/results/<segment>}) and
+ * Daraja's results of payouts (and of the funds reconciliation's Account Balance questions, which
+ * {@link BalanceReconciliations} matches), posted to a shortcode's ResultURL ({@code /daraja/v1/results/<segment>}) and
  * QueueTimeOutURL ({@code /daraja/v1/timeouts/<segment>}), read as untrusted input and applied only when everything
  * agrees: an allowed sender, the shortcode's unguessable segment (compared in constant time), a payout sent from that
  * shortcode and named by our OriginatorConversationID or Daraja's ConversationID, the amount of the payout and, when
@@ -38,10 +39,12 @@ public class PayoutResults {
   private final PayoutRequestLog requests;
   private final PayoutOutcomeHandler outcomes;
   private final SourceAddresses sources;
+  private final BalanceReconciliations reconciliations;
 
   PayoutResults(PayoutShortcodes shortcodes, PayoutRequestLog requests, PayoutOutcomeHandler outcomes,
-      DarajaPayoutsProperties properties) {
+      DarajaPayoutsProperties properties, BalanceReconciliations reconciliations) {
     this.shortcodes = shortcodes;
+    this.reconciliations = reconciliations;
     this.requests = requests;
     this.outcomes = outcomes;
     this.sources = SourceAddresses.of(properties.callbackSources());
@@ -90,6 +93,10 @@ public class PayoutResults {
         try (LogContext context = LogContext.payment(asked.get().organisationId(), asked.get().requestId())) {
           return transactionStatus(asked.get(), result);
         }
+      }
+      Optional<Verdict> balance = reconciliations.answer(shortcode.get().shortcode(), result);
+      if (balance.isPresent()) {
+        return balance.get();
       }
     }
     if (payout.isEmpty() || !payout.get().shortcode().equals(shortcode.get().shortcode())) {

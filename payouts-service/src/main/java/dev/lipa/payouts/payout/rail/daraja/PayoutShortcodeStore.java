@@ -85,6 +85,7 @@ class PayoutShortcodeStore implements SealedRecords {
     Document doc = new Document("_id", shortcode.shortcode())
         .append("initiatorName", shortcode.initiatorName())
         .append("products", new ArrayList<>(shortcode.products()))
+        .append("reconciled", shortcode.reconciled())
         .append("consumerKey", shortcode.sealedConsumerKey())
         .append("consumerSecret", shortcode.sealedConsumerSecret())
         .append("securityCredential", shortcode.sealedSecurityCredential())
@@ -137,8 +138,9 @@ class PayoutShortcodeStore implements SealedRecords {
       f.forEach((k, v) -> fingerprints.put(k, String.valueOf(v)));
     }
     return new PayoutShortcode(d.getString("_id"), d.getString("initiatorName"),
-        new TreeSet<>(d.getList("products", String.class)), d.getString("consumerKey"),
-        d.getString("consumerSecret"), d.getString("securityCredential"), fingerprints,
+        // a shortcode stored before the funds reconciliation existed is reconciled, as every new one is by default
+        new TreeSet<>(d.getList("products", String.class)), d.getBoolean("reconciled", true),
+        d.getString("consumerKey"), d.getString("consumerSecret"), d.getString("securityCredential"), fingerprints,
         d.getString("callbackSegment"), d.get("version", Number.class).longValue(), d.getDate("updatedAt").toInstant());
   }
 }

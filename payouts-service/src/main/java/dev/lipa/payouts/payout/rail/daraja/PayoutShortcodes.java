@@ -35,7 +35,7 @@ public class PayoutShortcodes {
   static final String B2B = "b2b";
   static final List<String> PRODUCTS = List.of(B2C, B2B);
   private static final Set<String> FIELDS = Set.of("consumerKey", "consumerSecret", "initiatorName",
-      "securityCredential", "products");
+      "securityCredential", "products", "reconciled");
   private static final List<String> SECRETS = List.of("consumerKey", "consumerSecret", "securityCredential");
   private static final Pattern INITIATOR = Pattern.compile("[A-Za-z0-9_.@-]{1,64}");
   private static final Logger log = LoggerFactory.getLogger(PayoutShortcodes.class);
@@ -54,8 +54,8 @@ public class PayoutShortcodes {
   }
 
   /** A shortcode as the API shows it. */
-  public record View(String shortcode, String initiatorName, List<String> products, Map<String, SecretState> secrets,
-      Instant updatedAt) {
+  public record View(String shortcode, String initiatorName, List<String> products, boolean reconciled,
+      Map<String, SecretState> secrets, Instant updatedAt) {
   }
 
   /** A shortcode with its secrets opened, for the rail only. */
@@ -100,6 +100,7 @@ public class PayoutShortcodes {
           + "initiator's password with Safaricom's certificate; " + ShortcodeFields.NO_PASSWORD);
     }
     Set<String> products = products(fields);
+    Boolean reconciled = fields.bool("reconciled");
     fields.errors().throwIfAny();
 
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
@@ -108,6 +109,7 @@ public class PayoutShortcodes {
     PayoutShortcode next = new PayoutShortcode(shortcode,
         initiator != null ? initiator : existing.map(PayoutShortcode::initiatorName).orElseThrow(),
         products != null ? products : existing.map(PayoutShortcode::products).orElse(Set.of()),
+        reconciled != null ? reconciled : existing.map(PayoutShortcode::reconciled).orElse(true),
         sealedOr(shortcode, secrets.get("consumerKey"), existing.map(PayoutShortcode::sealedConsumerKey)),
         sealedOr(shortcode, secrets.get("consumerSecret"), existing.map(PayoutShortcode::sealedConsumerSecret)),
         sealedOr(shortcode, secrets.get("securityCredential"),
@@ -124,8 +126,8 @@ public class PayoutShortcodes {
     if (!saved) {
       throw ApiException.conflict("shortcode " + shortcode + " was changed meanwhile; read it and try again");
     }
-    log.info("payout shortcode {} {} (products {}, secrets changed: {})", shortcode, create ? "created" : "changed",
-        next.products(), secrets.keySet());
+    log.info("payout shortcode {} {} (products {}, reconciled {}, secrets changed: {})", shortcode,
+        create ? "created" : "changed", next.products(), next.reconciled(), secrets.keySet());
     return new Saved(view(next), create);
   }
 
@@ -151,6 +153,11 @@ public class PayoutShortcodes {
   /** The shortcode with this shortcode number, its secrets opened (reconciliation of an earlier payout). */
   Optional<Opened> opened(String shortcode) {
     return store.find(shortcode).map(this::opened);
+  }
+
+  /** The shortcodes the funds reconciliation asks, their secrets opened. */
+  List<Opened> reconciled() {
+    return store.list().stream().filter(PayoutShortcode::reconciled).map(this::opened).toList();
   }
 
   /** The shortcode whose ResultURL carries this segment (results). */
@@ -200,6 +207,7 @@ public class PayoutShortcodes {
       String fingerprint = s.fingerprints().get(field);
       secrets.put(field, new SecretState(fingerprint != null, fingerprint));
     }
-    return new View(s.shortcode(), s.initiatorName(), List.copyOf(s.products()), secrets, s.updatedAt());
+    return new View(s.shortcode(), s.initiatorName(), List.copyOf(s.products()), s.reconciled(), secrets,
+        s.updatedAt());
   }
 }

@@ -2,73 +2,32 @@ package dev.lipa.payouts.payout.rail.daraja;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
-import dev.lipa.common.environment.Environment;
 import dev.lipa.common.ids.OrganisationId;
-import dev.lipa.common.testsupport.SharedInfraInitializer;
 import dev.lipa.common.testsupport.TestHttp;
-import dev.lipa.common.testsupport.TestIssuer;
 import dev.lipa.daraja.simulator.DarajaSimulator;
-import dev.lipa.payouts.ledger.Ledger;
 import dev.lipa.payouts.money.Currency;
 import dev.lipa.rails.daraja.credential.Fingerprints;
-import dev.lipa.rails.daraja.credential.SecurityCredentials;
-import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.bson.Document;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.ContextConfiguration;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A live payouts-service (its own Spring context) with the Daraja rail against the Daraja simulator over real sockets:
- * the operator's B2C/B2B shortcodes, and payouts accepted, refused, UNKNOWN (never resent, asked about by Transaction
- * Status) and under a spike arrest. Shortcodes are shared state of the context: each test sets the ones it needs first.
+ * The Daraja rail of a live payouts-service against the Daraja simulator over real sockets
+ * ({@link LiveDarajaIntegrationTest}'s context): the operator's B2C/B2B shortcodes, and payouts accepted, refused,
+ * UNKNOWN (never resent, asked about by Transaction Status) and under a spike arrest.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-    "lipa.environment=live",
-    // this context runs beside the module's shared sandbox one, on the same broker: its other listeners stay stopped
-    // (they would share the sandbox context's consumer groups and take its records); the Daraja rail's own starts
-    "spring.kafka.listener.auto-startup=false",
-    "lipa.organisations.directory.group-id=payouts-daraja-tests-organisations",
-    "spring.mongodb.database=lipa-payouts-daraja-tests",
-    "lipa.payouts.sandbox.enabled=false",
-    "lipa.payouts.overdue.after=3s",
-    "lipa.payouts.overdue.sweep-interval=500ms",
-    "lipa.payouts.daraja.request-timeout=1s",
-    "lipa.payouts.daraja.callback-base-url=" + DarajaPayoutRailIntegrationTests.PLATFORM,
-    "lipa.payouts.daraja.callback-sources=196.201.214.0/24",
-    "lipa.operator.token=" + DarajaPayoutRailIntegrationTests.OPERATOR_TOKEN})
-@ContextConfiguration(initializers = SharedInfraInitializer.class)
-class DarajaPayoutRailIntegrationTests {
+class DarajaPayoutRailIntegrationTests extends LiveDarajaIntegrationTest {
 
-  /** The platform's public address as Daraja is told it (nothing listens there: tests deliver what Daraja posted). */
-  static final String PLATFORM = "http://127.0.0.1:1/platform";
-  private static final Map<String, String> FROM_DARAJA = Map.of("X-Forwarded-For", "196.201.214.200",
-      "Content-Type", "application/json");
-  static final String OPERATOR_TOKEN = "payouts-daraja-tests-operator-token-0123456";
-  private static final Map<String, String> OPERATOR = Map.of("X-Operator-Token", OPERATOR_TOKEN);
-  private static final String SHORTCODES = "/admin/v1/daraja/payout-shortcodes";
   /** The merchant paths (the live stack's own family once the stack serves it). */
   private static final String SEND_MONEY = "/api/v1/send-money";
   private static final String TILL = "/api/v1/till";
@@ -76,67 +35,7 @@ class DarajaPayoutRailIntegrationTests {
   private static final String B2C = "/mpesa/b2c/v3/paymentrequest";
   private static final String B2B = "/mpesa/b2b/v1/paymentrequest";
   private static final String STATUS = "/mpesa/transactionstatus/v1/query";
-  private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final AtomicInteger PHONES = new AtomicInteger(200);
-
-  private static final DarajaSimulator daraja = start();
-
-  @LocalServerPort
-  int port;
-
-  @Autowired
-  MongoDatabase database;
-
-  @Autowired
-  Ledger ledger;
-
-  private static DarajaSimulator start() {
-    try {
-      return DarajaSimulator.start();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  @DynamicPropertySource
-  static void darajaAddress(DynamicPropertyRegistry registry) {
-    registry.add("lipa.payouts.daraja.base-url", () -> daraja.baseUrl().toString());
-  }
-
-  @AfterAll
-  static void stop() {
-    daraja.close();
-  }
-
-  @BeforeEach
-  void clean() {
-    daraja.reset();
-  }
-
-  private TestHttp http() {
-    return new TestHttp("http://127.0.0.1:" + port);
-  }
-
-  private static Map<String, String> json(Map<String, String> headers) {
-    Map<String, String> all = new HashMap<>(headers);
-    all.put("Content-Type", "application/json");
-    return all;
-  }
-
-  private TestHttp.Response put(String shortcode, String body) {
-    return http().send("PUT", SHORTCODES + "/" + shortcode, body, json(OPERATOR));
-  }
-
-  private static String credential() {
-    return SecurityCredentials.encrypt(DarajaSimulator.INITIATOR_PASSWORD.toCharArray(),
-        daraja.certificate().certificate());
-  }
-
-  private static String shortcode(String secret, String credential, String products) {
-    return """
-        {"consumerKey":"%s","consumerSecret":"%s","initiatorName":"%s","securityCredential":"%s","products":%s}"""
-        .formatted(DarajaSimulator.CONSUMER_KEY, secret, DarajaSimulator.INITIATOR, credential, products);
-  }
 
   /** The simulator's shortcode serves both products, with this consumer secret. */
   private void serveBoth(String secret) {
@@ -163,10 +62,6 @@ class DarajaPayoutRailIntegrationTests {
   /** What the organisation may pay out now (live balances open at zero; sandbox ones may carry an opening float). */
   private BigDecimal available(String organisation) {
     return ledger.balance(OrganisationId.of(organisation), Currency.KSH).available();
-  }
-
-  private static Map<String, String> merchant(String organisationId) {
-    return TestHttp.bearer(TestIssuer.shared().accessToken(organisationId, Environment.LIVE));
   }
 
   private String create(String path, String organisation, String body) {
@@ -204,19 +99,6 @@ class DarajaPayoutRailIntegrationTests {
   private static JsonNode lastBody(String path) {
     List<DarajaSimulator.Received> received = daraja.received(path);
     return JSON.readTree(received.get(received.size() - 1).body());
-  }
-
-  private static void await(BooleanSupplier condition) {
-    Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
-    while (!condition.getAsBoolean()) {
-      assertThat(Instant.now()).as("condition met in time").isBefore(deadline);
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
   }
 
   @Nested
@@ -403,17 +285,6 @@ class DarajaPayoutRailIntegrationTests {
       assertThat(response.json().get("message").stringValue()).contains("no live rail is configured");
       assertThat(available(organisation)).isEqualByComparingTo(before);
     }
-  }
-
-  /** What Daraja posted to a ResultURL, and that URL's path on this service. */
-  private record Posted(String path, String body) {
-  }
-
-  private Posted resultNaming(String text) {
-    await(() -> daraja.posted().stream().anyMatch(p -> p.body().contains(text)));
-    DarajaSimulator.Posted posted = daraja.posted().stream().filter(p -> p.body().contains(text)).findFirst()
-        .orElseThrow();
-    return new Posted(posted.url().toString().substring(PLATFORM.length()), posted.body());
   }
 
   private String acceptedPayout(String organisation, String phone) {
