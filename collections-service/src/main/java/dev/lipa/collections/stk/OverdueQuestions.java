@@ -110,12 +110,21 @@ public class OverdueQuestions {
 
   /** The PENDING pushes left to operators, longest unresolved first (a system view across organisations). */
   public List<Unresolved> unresolved(int limit) {
-    return pushes.find(Filters.and(Filters.gte(UNRESOLVED_AT, new Date(0)),
-            Filters.eq(STATUS, StkStatus.PENDING.name())))
+    return pushes.find(unresolved())
         .projection(OnceRecords.withoutOutbox())
         .sort(Sorts.ascending(UNRESOLVED_AT))
         .limit(limit)
         .map(d -> new Unresolved(StkPushStore.toPush(d), d.get(QUESTIONS, 0), d.getDate(UNRESOLVED_AT).toInstant()))
         .into(new ArrayList<>());
+  }
+
+  /** How many PENDING pushes are left to operators (the gauge's reading). */
+  long countUnresolved() {
+    return pushes.countDocuments(unresolved());
+  }
+
+  /** A range of {@code stk_unresolved}: only pushes left to operators have the field. */
+  private static Bson unresolved() {
+    return Filters.and(Filters.gte(UNRESOLVED_AT, new Date(0)), Filters.eq(STATUS, StkStatus.PENDING.name()));
   }
 }

@@ -185,6 +185,27 @@ class OverdueStkPushesIntegrationTests extends CollectionsIntegrationTest {
   }
 
   @Test
+  void aPushWhoseQuestionAlwaysFailsKeepsNoOtherWaitingAndEndsWithTheOperators() {
+    List<String> overdue = leaveOverduePushes(2);
+    String failing = overdue.getFirst();
+    OverdueStkPushes sweep = replica(prompt -> {
+      record(prompt);
+      if (prompt.requestId().toString().equals(failing)) {
+        throw new IllegalStateException("the rail's store is unreadable for this push");
+      }
+    });
+
+    for (int i = 0; i < 3; i++) {
+      sweep.sweep();
+      clock.advance(Duration.ofSeconds(30));
+    }
+
+    assertThat(asked).filteredOn(overdue.get(1)::equals).hasSize(3);
+    assertThat(new OverdueQuestions(own, RECONCILIATION).unresolved(10))
+        .extracting(u -> u.push().requestId().toString()).contains(failing);
+  }
+
+  @Test
   void aPushSettledMeanwhileIsNeitherAskedAgainNorLeftToOperators() {
     String requestId = leaveOverduePushes(1).getFirst();
     OverdueStkPushes sweep = replica(prompt -> {
