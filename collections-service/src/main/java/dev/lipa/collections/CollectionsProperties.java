@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -19,6 +20,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param outbox how the outbox sweeper republishes what a crash left behind (common's {@link OutboxSettings})
  * @param sandbox the sandbox rail simulator
  * @param overdue when a PENDING push counts as overdue and its outcome is asked for again
+ * @param reconciliation how often one overdue push is asked about before it is left to operators
  * @param idempotency how long Idempotency-Key responses are kept and how keys are looked after (common's
  *     {@link IdempotencySettings})
  * @param bank the partner banks that may notify deposits, and how their signatures are checked
@@ -30,6 +32,7 @@ public record CollectionsProperties(
     @DefaultValue OutboxSettings outbox,
     @DefaultValue SandboxRailSettings sandbox,
     @DefaultValue OverdueSettings overdue,
+    @DefaultValue Reconciliation reconciliation,
     @DefaultValue IdempotencySettings idempotency,
     @DefaultValue Bank bank,
     @DefaultValue PromptLimits promptLimits) implements OutboxSettings.Source, IdempotencySettings.Source {
@@ -55,6 +58,44 @@ public record CollectionsProperties(
           throw new IllegalArgumentException("lipa.collections.bank.partners." + code + ".secret must be set");
         }
       });
+    }
+  }
+
+  /**
+   * How the overdue sweep spaces its questions about one PENDING push, and when it stops asking. A rail that cannot
+   * answer (a live push whose acknowledgement was lost has no CheckoutRequestID to query) or keeps saying "being
+   * processed" is not asked forever: after the last question the push is unresolved, listed for operators and asked
+   * about no more. It stays PENDING (nothing says whether the customer paid), so its own callback still settles it.
+   *
+   * @param maxQuestions questions about one push, the first one when it becomes overdue
+   * @param firstPause the pause after the first question; each later pause is twice the one before, up to
+   *     {@code maxPause}
+   * @param maxPause the longest pause between two questions
+   */
+  public record Reconciliation(
+      @DefaultValue("10") int maxQuestions,
+      @DefaultValue("10s") Duration firstPause,
+      @DefaultValue("10m") Duration maxPause) {
+
+    public Reconciliation {
+      if (maxQuestions < 1) {
+        throw new IllegalArgumentException("lipa.collections.reconciliation.max-questions must be at least 1");
+      }
+      positive("lipa.collections.reconciliation.first-pause", firstPause);
+      positive("lipa.collections.reconciliation.max-pause", maxPause);
+    }
+
+    /** The pause after the {@code questions}-th question about a push; empty when that one was the last. */
+    public Optional<Duration> pauseAfter(int questions) {
+      if (questions >= maxQuestions) {
+        return Optional.empty();
+      }
+      // doubling, without overflowing however many questions are allowed
+      Duration pause = firstPause;
+      for (int i = 1; i < questions && pause.compareTo(maxPause) < 0; i++) {
+        pause = pause.multipliedBy(2);
+      }
+      return Optional.of(pause.compareTo(maxPause) > 0 ? maxPause : pause);
     }
   }
 

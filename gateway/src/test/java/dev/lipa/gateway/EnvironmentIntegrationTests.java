@@ -126,6 +126,8 @@ class EnvironmentIntegrationTests extends GatewayIntegrationTest {
               "/admin/v1/daraja/stk-shortcodes/600100"),
           Arguments.of("/admin/live/v1/daraja/stk-shortcodes", "collections-service-live",
               "/admin/v1/daraja/stk-shortcodes"),
+          Arguments.of("/admin/live/v1/daraja/stk-pushes/unresolved", "collections-service-live",
+              "/admin/v1/daraja/stk-pushes/unresolved"),
           Arguments.of("/admin/live/v1/daraja/payout-shortcodes/600200", "payouts-service-live",
               "/admin/v1/daraja/payout-shortcodes/600200"),
           Arguments.of("/admin/live/v1/daraja/balance-reconciliations", "payouts-service-live",

@@ -10,6 +10,7 @@ import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.web.FieldErrors;
 import dev.lipa.common.web.ValidationException;
+import java.math.BigDecimal;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -100,22 +101,38 @@ public class MpesaPayments {
     }
   }
 
+  /** An STK outcome from payments.collections.v1, as checkout reads it. */
+  public record StkOutcome(OrganisationId organisationId, String referenceId, RequestId stkRequestId,
+      boolean succeeded, BigDecimal amount, String receipt, String resultDescription) {
+  }
+
   /**
    * Applies an STK outcome from payments.collections.v1. Events of pushes checkout did not start (other referenceIds),
    * of other attempts, and repeats are ignored: the attempt's state decides, so a redelivered event changes nothing.
+   * A payment for an attempt the session no longer waits for (it expired first) is recorded as a late payment, once
+   * per push ({@link CheckoutSession#recordLatePayment}): the money was taken, so the merchant must hear of it.
    *
    * @return whether the session changed
    */
-  public boolean applyOutcome(OrganisationId organisationId, String referenceId, RequestId stkRequestId,
-      boolean succeeded, String resultDescription) {
-    Optional<Target> target = parse(referenceId);
-    if (target.isEmpty() || organisationId == null) {
+  public boolean applyOutcome(StkOutcome outcome) {
+    Optional<Target> target = parse(outcome.referenceId());
+    if (target.isEmpty() || outcome.organisationId() == null) {
       return false;
     }
     int attempt = target.get().attempt();
+    RequestId stkRequestId = outcome.stkRequestId();
+    boolean succeeded = outcome.succeeded();
+    String referenceId = outcome.referenceId();
     try {
-      CheckoutSession after = sessions.change(organisationId, target.get().sessionId(), s -> {
+      CheckoutSession after = sessions.change(outcome.organisationId(), target.get().sessionId(), s -> {
         PaymentAttempt current = s.currentAttempt();
+        if (!isCurrentOpen(s, attempt) && succeeded) {
+          if (s.recordLatePayment(attempt, stkRequestId, outcome.amount(), outcome.receipt(), sessions.now())) {
+            log.warn("STK push {} paid attempt {} of checkout session {} after the session stopped waiting for it "
+                + "({}): recorded as a late payment, the merchant is told", stkRequestId, attempt, s.id(), s.status());
+          }
+          return;
+        }
         if (!isCurrentOpen(s, attempt) || current.method() != PaymentMethod.MPESA_STK
             || (current.stkRequestId() != null && !current.stkRequestId().equals(stkRequestId))) {
           return;
@@ -128,7 +145,8 @@ public class MpesaPayments {
         if (succeeded) {
           s.succeed(attempt, sessions.now());
         } else {
-          s.failAttempt(attempt, customerReason(resultDescription), sessions.now(), sessions.maxAttempts());
+          s.failAttempt(attempt, customerReason(outcome.resultDescription()), sessions.now(),
+              sessions.maxAttempts());
         }
       });
       return !after.events().isEmpty();

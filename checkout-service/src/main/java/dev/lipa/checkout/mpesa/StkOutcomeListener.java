@@ -5,6 +5,8 @@ import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.kafka.RecordJson;
 import dev.lipa.common.kafka.UnprocessableRecordException;
+import dev.lipa.common.json.Money;
+import java.math.BigDecimal;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
@@ -12,7 +14,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Follows STK outcomes on payments.collections.v1 with checkout's own consumer group. Deduplication is by the
- * attempt's state (a natural key: one outcome per attempt), so a redelivered, republished or replayed event changes
+ * attempt's state (a natural key: one outcome per attempt) and, for a payment that arrives after its session expired,
+ * by the push's requestId among the session's late payments, so a redelivered, republished or replayed event changes
  * nothing. An outcome of a checkout push that cannot be read goes to this consumer's dead letters.
  */
 @Component
@@ -54,10 +57,22 @@ class StkOutcomeListener {
       throw new UnprocessableRecordException(
           "the outcome of checkout attempt " + referenceId + " has no organisationId");
     }
+    boolean succeeded = type.equals("stk.succeeded");
     // a store failure propagates: the platform's error handler retries the record, paused, rather than lose an outcome
-    payments.applyOutcome(OrganisationId.of(organisationId), referenceId,
-        stkRequestId(referenceId, data.path("requestId").asString(null)), type.equals("stk.succeeded"),
-        data.path("resultDescription").asString(null));
+    payments.applyOutcome(new MpesaPayments.StkOutcome(OrganisationId.of(organisationId), referenceId,
+        stkRequestId(referenceId, data.path("requestId").asString(null)), succeeded,
+        succeeded ? amount(referenceId, data) : null, data.path("receipt").asString(null),
+        data.path("resultDescription").asString(null)));
+  }
+
+  /** What a payment took: a late payment is recorded with it, so a payment without a readable amount is unprocessable. */
+  private static BigDecimal amount(String referenceId, JsonNode data) {
+    try {
+      return Money.fromEvent(data.get("amount"));
+    } catch (RuntimeException e) {
+      throw new UnprocessableRecordException("the payment of checkout attempt " + referenceId
+          + " has no valid amount", e);
+    }
   }
 
   /** The push's requestId; null when the event has none (the attempt's own note of it then decides). */

@@ -66,13 +66,30 @@ public class CheckoutOutboxEvents {
       a.put("reason", attempt.reason());
       data.put("attempt", a);
     }
+    if (event.latePayment() != null) {
+      data.put("latePayment", latePayment(event.latePayment(), d));
+    }
     return record(stack.topic(Topics.CHECKOUT), key, event, d.organisationId(), data);
+  }
+
+  /** A late payment as the event and the callback show it: the push that was paid, how much, its receipt, when. */
+  private static Map<String, Object> latePayment(LatePayment payment, CheckoutSession.Details d) {
+    Map<String, Object> late = new LinkedHashMap<>();
+    late.put("attempt", payment.attempt());
+    late.put("stkRequestId", payment.stkRequestId().toString());
+    late.put("amount", payment.amount());
+    late.put("currency", d.currency());
+    late.put("receipt", payment.receipt());
+    late.put("recordedAt", payment.recordedAt().toString());
+    return late;
   }
 
   /**
    * The body POSTed to the merchant's callbackUrl on SUCCEEDED, FAILED and EXPIRED (documented in the README):
    * {@code id, checkoutRef, status, amount, currency, externalReference, paymentReference, paymentMethod, paidAt,
-   * occurredAt}.
+   * occurredAt}; and on a late payment the same with {@code latePayment} (the session's status unchanged, so a merchant
+   * that reads only {@code status} still sees the order as it was, and one that reads {@code latePayment} sees the
+   * money).
    */
   static Map<String, Object> callbackBody(CheckoutSession session, CheckoutEvent event) {
     CheckoutSession.Details d = session.details();
@@ -88,6 +105,9 @@ public class CheckoutOutboxEvents {
     body.put("paymentMethod", attempt == null ? null : attempt.method().name());
     body.put("paidAt", session.paidAt() == null ? null : session.paidAt().toString());
     body.put("occurredAt", event.occurredAt().toString());
+    if (event.latePayment() != null) {
+      body.put("latePayment", latePayment(event.latePayment(), d));
+    }
     return body;
   }
 

@@ -14,8 +14,9 @@ import java.util.UUID;
  * A hosted checkout session. Created PENDING; each payment attempt moves it PENDING → PROCESSING (→
  * REQUIRES_CUSTOMER_ACTION → PROCESSING) → SUCCEEDED, or back to PENDING when the attempt fails and attempts remain,
  * or FAILED when the last allowed attempt fails. EXPIRED when its lifetime ends first. SUCCEEDED, FAILED and EXPIRED
- * are final and request the merchant's callback. Each transition records its events; the store writes state and events
- * in one compare-and-set on {@link #version()}.
+ * are final and request the merchant's callback. A payment that arrives for an attempt the session no longer waits for
+ * changes no status: it is recorded as a {@link LatePayment}, with its own event and callback. Each transition records
+ * its events; the store writes state and events in one compare-and-set on {@link #version()}.
  */
 public final class CheckoutSession {
 
@@ -44,28 +45,30 @@ public final class CheckoutSession {
   private final List<PaymentAttempt> attempts;
   private Instant updatedAt;
   private Instant paidAt;
+  private final List<LatePayment> latePayments;
   private final List<CheckoutEvent> events = new ArrayList<>();
 
   private CheckoutSession(Details details, long version, SessionStatus status, List<PaymentAttempt> attempts,
-      Instant updatedAt, Instant paidAt) {
+      Instant updatedAt, Instant paidAt, List<LatePayment> latePayments) {
     this.details = details;
     this.version = version;
     this.status = status;
     this.attempts = new ArrayList<>(attempts);
     this.updatedAt = updatedAt;
     this.paidAt = paidAt;
+    this.latePayments = new ArrayList<>(latePayments);
   }
 
   public static CheckoutSession create(Details details) {
     CheckoutSession session = new CheckoutSession(details, 0, SessionStatus.PENDING, List.of(), details.createdAt(),
-        null);
+        null, List.of());
     session.events.add(new CheckoutEvent(CheckoutEvent.CREATED, null, null, details.createdAt()));
     return session;
   }
 
   public static CheckoutSession restore(Details details, long version, SessionStatus status,
-      List<PaymentAttempt> attempts, Instant updatedAt, Instant paidAt) {
-    return new CheckoutSession(details, version, status, attempts, updatedAt, paidAt);
+      List<PaymentAttempt> attempts, Instant updatedAt, Instant paidAt, List<LatePayment> latePayments) {
+    return new CheckoutSession(details, version, status, attempts, updatedAt, paidAt, latePayments);
   }
 
   /** Whether new attempts are allowed now: PENDING, inside its lifetime, with attempts left. */
@@ -183,6 +186,46 @@ public final class CheckoutSession {
     finish(CheckoutEvent.EXPIRED, last, now);
   }
 
+  /**
+   * The STK push of one of this session's M-Pesa attempts was paid after the session had stopped waiting for it: the
+   * session expired first (the customer approved the prompt after the lifetime and its grace period), or the attempt
+   * was closed without its push's result (refused as unavailable while collections-service had started the push
+   * after all). The money was taken, so it is recorded, with {@code checkout.late_payment} and the merchant's callback;
+   * the session's status and attempts stay as they are (a final status is final, and a later attempt may be the one
+   * the session waits for). Recorded once per push: the same push again records nothing.
+   *
+   * @return false when this push's late payment was recorded before (nothing changes)
+   * @throws IllegalTransitionException when the attempt is no M-Pesa attempt of this session, is still open (its
+   *     outcome applies as usual), paid the session (a repeat), or started another push
+   */
+  public boolean recordLatePayment(int attemptNumber, RequestId stkRequestId, BigDecimal amount, String receipt,
+      Instant now) {
+    if (attemptNumber < 1 || attemptNumber > attempts.size()) {
+      throw new IllegalTransitionException("session " + details.id() + " has no attempt " + attemptNumber);
+    }
+    PaymentAttempt attempt = attempts.get(attemptNumber - 1);
+    if (attempt.method() != PaymentMethod.MPESA_STK || attempt.status().isOpen()
+        || attempt.status() == PaymentAttempt.Status.SUCCEEDED) {
+      throw new IllegalTransitionException("attempt " + attemptNumber + " of " + details.id() + " is "
+          + attempt.method() + " " + attempt.status() + ": no late payment");
+    }
+    if (stkRequestId == null || (attempt.stkRequestId() != null && !attempt.stkRequestId().equals(stkRequestId))) {
+      throw new IllegalTransitionException("attempt " + attemptNumber + " of " + details.id()
+          + " started another STK push than " + stkRequestId);
+    }
+    if (latePayments.stream().anyMatch(p -> p.stkRequestId().equals(stkRequestId))) {
+      return false;
+    }
+    LatePayment payment = new LatePayment(attemptNumber, stkRequestId, amount, receipt, now);
+    latePayments.add(payment);
+    updatedAt = now;
+    events.add(new CheckoutEvent(CheckoutEvent.LATE_PAYMENT, attempt, null, now, payment));
+    if (details.callbackUrl() != null) {
+      events.add(new CheckoutEvent(CheckoutEvent.CALLBACK_REQUESTED, attempt, UUID.randomUUID(), now, payment));
+    }
+    return true;
+  }
+
   private void finish(String type, PaymentAttempt attempt, Instant now) {
     events.add(new CheckoutEvent(type, attempt, null, now));
     if (details.callbackUrl() != null) {
@@ -257,6 +300,11 @@ public final class CheckoutSession {
   public PaymentMethod paidWith() {
     return attempts.stream().filter(a -> a.status() == PaymentAttempt.Status.SUCCEEDED).map(PaymentAttempt::method)
         .findFirst().orElse(null);
+  }
+
+  /** Payments of attempts the session no longer waited for, oldest first. */
+  public List<LatePayment> latePayments() {
+    return List.copyOf(latePayments);
   }
 
   /** Events of the transitions since creation or restoring, oldest first. */

@@ -74,12 +74,18 @@ public class CheckoutSessionStore {
     Bson filter = Filters.and(Filters.eq("_id", session.id().toString()),
         Filters.eq("organisationId", session.details().organisationId().value()),
         Filters.eq("version", session.version()));
-    Bson update = Updates.combine(
+    List<Bson> changes = new ArrayList<>(List.of(
         Updates.set("status", session.status().name()),
         Updates.set("attempts", session.attempts().stream().map(CheckoutSessionStore::attempt).toList()),
         Updates.set("updatedAt", Date.from(session.updatedAt())),
         Updates.set("paidAt", session.paidAt() == null ? null : Date.from(session.paidAt())),
-        Updates.inc("version", 1L));
+        Updates.inc("version", 1L)));
+    if (!session.latePayments().isEmpty()) {
+      // only sessions that have one carry the field: every other session keeps the shape it always had
+      changes.add(Updates.set("latePayments",
+          session.latePayments().stream().map(CheckoutSessionStore::latePayment).toList()));
+    }
+    Bson update = Updates.combine(changes);
     return outbox.update(session.id().toString(), filter, update, outboxEvents.toOutbox(session, session.events()))
         != null;
   }
@@ -149,6 +155,20 @@ public class CheckoutSessionStore {
         .append("updatedAt", Date.from(a.updatedAt()));
   }
 
+  private static Document latePayment(LatePayment p) {
+    return new Document("attempt", p.attempt())
+        .append("stkRequestId", p.stkRequestId().toString())
+        .append("amount", new Decimal128(p.amount()))
+        .append("receipt", p.receipt())
+        .append("recordedAt", Date.from(p.recordedAt()));
+  }
+
+  private static LatePayment latePayment(Document p) {
+    return new LatePayment(p.getInteger("attempt"), requestId(p.getString("stkRequestId")),
+        p.get("amount", Decimal128.class).bigDecimalValue(), p.getString("receipt"),
+        p.getDate("recordedAt").toInstant());
+  }
+
   private static String text(RequestId requestId) {
     return requestId == null ? null : requestId.toString();
   }
@@ -173,8 +193,11 @@ public class CheckoutSessionStore {
             a.getDate("createdAt").toInstant(), a.getDate("updatedAt").toInstant()))
         .toList();
     Date paidAt = d.getDate("paidAt");
+    // sessions written before late payments existed have no such field
+    List<LatePayment> latePayments = d.getList("latePayments", Document.class, List.of()).stream()
+        .map(CheckoutSessionStore::latePayment).toList();
     return CheckoutSession.restore(details, d.get("version", Number.class).longValue(),
         SessionStatus.valueOf(d.getString("status")), attempts, d.getDate("updatedAt").toInstant(),
-        paidAt == null ? null : paidAt.toInstant());
+        paidAt == null ? null : paidAt.toInstant(), latePayments);
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Updates;
 import dev.lipa.checkout.CheckoutIntegrationTest;
 import dev.lipa.checkout.CollectionsStub;
 import dev.lipa.checkout.session.CheckoutSessionStore;
@@ -13,6 +14,7 @@ import dev.lipa.common.testsupport.TestKafka;
 import dev.lipa.common.testsupport.TopicRecorder;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Date;
 import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -328,6 +330,39 @@ class PaymentFlowIntegrationTests extends CheckoutIntegrationTest {
       TestHttp.Response refused = page(s.ref(), "/card", CARD.formatted("4242424242424242"));
       assertThat(refused.status()).isEqualTo(409);
       assertThat(refused.json().path("message").asString()).contains("expired");
+    }
+
+    @Test
+    void aPaymentAfterTheSessionExpiredIsALatePaymentTheMerchantHearsOfOnce() {
+      Session s = open(cardAndMpesa());
+      page(s.ref(), "/mpesa", "{\"phoneNumber\":\"0712345678\"}");
+      CollectionsStub.Call call = CollectionsStub.shared().callFor(s.id());
+      // the prompt was still with the customer at the end of the lifetime and of its grace period
+      database.getCollection(CheckoutSessionStore.COLLECTION).updateOne(Filters.eq("_id", s.id()),
+          Updates.set("expiresAt", Date.from(Instant.now().minus(Duration.ofMinutes(6)))));
+      await().atMost(Duration.ofSeconds(10)).until(() -> status(s).equals("EXPIRED"));
+
+      // the customer approves the prompt now: collections-service reports the payment, then the same event again
+      publishStkOutcome(s.org(), call, true);
+      await().atMost(Duration.ofSeconds(15)).until(() -> checkoutEventTypes(s.id()).contains("checkout.late_payment"));
+      RecordMetadata again = publishStkOutcome(s.org(), call, true);
+      TestKafka.awaitConsumed(STK_OUTCOMES_GROUP, again, Duration.ofSeconds(15));
+
+      assertThat(status(s)).isEqualTo("EXPIRED");
+      assertThat(checkoutEventTypes(s.id())).containsExactly("checkout.created", "checkout.processing",
+          "checkout.requires_action", "checkout.expired", "checkout.late_payment");
+      JsonNode late = JSON.readTree(TopicRecorder.records(Topics.CHECKOUT, s.id(), "checkout.late_payment")
+          .getFirst().value()).path("data").path("latePayment");
+      assertThat(late.path("stkRequestId").asString()).isEqualTo(call.requestId());
+      assertThat(late.path("amount").decimalValue()).isEqualByComparingTo("1500");
+      assertThat(late.path("receipt").asString()).isEqualTo("SBX1234567");
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        List<JsonNode> bodies = TopicRecorder.records(Topics.CALLBACKS, s.id()).stream()
+            .map(r -> JSON.readTree(r.value()).path("data").path("body")).toList();
+        assertThat(bodies).extracting(b -> b.path("status").asString()).containsExactly("EXPIRED", "EXPIRED");
+        assertThat(bodies.get(1).path("latePayment").path("stkRequestId").asString()).isEqualTo(call.requestId());
+        assertThat(bodies.get(0).has("latePayment")).isFalse();
+      });
     }
   }
 

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The producer {@link CheckoutOutboxEvents} pinned to committed JSON (src/test/resources/events) and checked against
- * docs/asyncapi.yaml: every {@code checkout.*} type and the checkout {@code callback.requested}. Only the generated
+ * docs/asyncapi.yaml: every {@code checkout.*} type (a late payment's included) and the checkout
+ * {@code callback.requested}. Only the generated
  * eventId and callbackId are not pinned (they must be UUIDs).
  */
 class CheckoutOutboxEventsPinningTests {
@@ -129,6 +130,23 @@ class CheckoutOutboxEventsPinningTests {
     assertCheckout(records.get(0), "events/checkout.attempt_failed.last.v1.json");
     assertCheckout(records.get(1), "events/checkout.failed.v1.json");
     assertCallback(records.get(2), "events/callback.requested.checkout.failed.v1.json");
+  }
+
+  @Test
+  void checkoutLatePaymentAndItsCallbackRequest() {
+    CheckoutSession session = aPendingSession();
+    session.startAttempt(PaymentMethod.MPESA_STK, null, null, "254712345678", CREATED_AT.plusSeconds(60),
+        MAX_ATTEMPTS);
+    session.requireAction(1, STK_REQUEST_ID, CREATED_AT.plusSeconds(61));
+    session.expire(EXPIRES_AT.plus(ACTION_GRACE), ACTION_GRACE);
+    session = restored(session);
+    session.recordLatePayment(1, STK_REQUEST_ID, new BigDecimal("1250.50"), "NLJ7RT61SV",
+        EXPIRES_AT.plus(ACTION_GRACE).plusSeconds(42));
+
+    List<OutboxEvent> records = recordsOf(session);
+    assertThat(records).hasSize(2);
+    assertCheckout(records.get(0), "events/checkout.late_payment.v1.json");
+    assertCallback(records.get(1), "events/callback.requested.checkout.late_payment.v1.json");
   }
 
   @Test

@@ -38,7 +38,7 @@ final class CheckoutSessionFixtures {
   /** The same session as the store would give it back: no events recorded yet. */
   static CheckoutSession restored(CheckoutSession session) {
     return CheckoutSession.restore(session.details(), session.version(), session.status(), session.attempts(),
-        session.updatedAt(), session.paidAt());
+        session.updatedAt(), session.paidAt(), session.latePayments());
   }
 
   static CheckoutSession aPendingSession() {
@@ -82,6 +82,13 @@ final class CheckoutSessionFixtures {
       session.startAttempt(PaymentMethod.CARD, "VISA", "0002", null, at, MAX_ATTEMPTS);
       session.failAttempt(attempt, "Your card was declined.", at.plusSeconds(1), MAX_ATTEMPTS);
     }
+    return restored(session);
+  }
+
+  /** The M-Pesa prompt was still with the customer when the session's lifetime and grace period ran out. */
+  static CheckoutSession anExpiredSessionWhosePromptWasWithTheCustomer() {
+    CheckoutSession session = anMpesaPromptWithTheCustomer();
+    session.expire(EXPIRES_AT.plus(ACTION_GRACE), ACTION_GRACE);
     return restored(session);
   }
 

@@ -12,6 +12,7 @@ import static dev.lipa.checkout.session.CheckoutSessionFixtures.aPendingSession;
 import static dev.lipa.checkout.session.CheckoutSessionFixtures.aPendingSessionWithoutCallback;
 import static dev.lipa.checkout.session.CheckoutSessionFixtures.aProcessingCardPayment;
 import static dev.lipa.checkout.session.CheckoutSessionFixtures.anExpiredSession;
+import static dev.lipa.checkout.session.CheckoutSessionFixtures.anExpiredSessionWhosePromptWasWithTheCustomer;
 import static dev.lipa.checkout.session.CheckoutSessionFixtures.anMpesaPromptWithTheCustomer;
 import static dev.lipa.checkout.session.CheckoutSessionFixtures.restored;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,6 +20,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Named.named;
 
 import dev.lipa.checkout.session.PaymentAttempt.Status;
+import dev.lipa.common.ids.RequestId;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
@@ -41,9 +44,11 @@ class CheckoutSessionTests {
     List<PaymentAttempt> attempts = session.attempts();
     Instant updatedAt = session.updatedAt();
     List<CheckoutEvent> events = session.events();
+    List<LatePayment> latePayments = session.latePayments();
 
     assertThatThrownBy(() -> transition.accept(session)).isInstanceOf(IllegalTransitionException.class);
 
+    assertThat(session.latePayments()).isEqualTo(latePayments);
     assertThat(session.status()).isEqualTo(status);
     assertThat(session.attempts()).isEqualTo(attempts);
     assertThat(session.updatedAt()).isEqualTo(updatedAt);
@@ -81,7 +86,7 @@ class CheckoutSessionTests {
     void aRestoredSessionRecordsNoEventsAndKeepsItsVersion() {
       CheckoutSession paid = aPaidSession();
       CheckoutSession stored = CheckoutSession.restore(paid.details(), 7, paid.status(), paid.attempts(),
-          paid.updatedAt(), paid.paidAt());
+          paid.updatedAt(), paid.paidAt(), paid.latePayments());
 
       assertThat(stored.events()).isEmpty();
       assertThat(stored.version()).isEqualTo(7);
@@ -523,6 +528,88 @@ class CheckoutSessionTests {
       Instant muchLater = EXPIRES_AT.plus(ACTION_GRACE).plusSeconds(86_400);
       assertThat(session.isDueToExpire(muchLater, ACTION_GRACE)).isFalse();
       assertRefused(session, s -> s.expire(muchLater, ACTION_GRACE));
+    }
+  }
+
+  @Nested
+  class RecordLatePayment {
+
+    private final Instant paidLate = EXPIRES_AT.plus(ACTION_GRACE).plusSeconds(30);
+
+    @Test
+    void aPaymentAfterTheSessionExpiredIsRecordedWithItsEventAndCallbackAndChangesNoStatus() {
+      CheckoutSession expired = anExpiredSessionWhosePromptWasWithTheCustomer();
+      PaymentAttempt attempt = expired.currentAttempt();
+
+      boolean recorded = expired.recordLatePayment(1, STK_REQUEST_ID, new BigDecimal("1500"), "NLJ7RT61SV", paidLate);
+
+      LatePayment late = new LatePayment(1, STK_REQUEST_ID, new BigDecimal("1500"), "NLJ7RT61SV", paidLate);
+      assertThat(recorded).isTrue();
+      assertThat(expired.status()).isEqualTo(SessionStatus.EXPIRED);
+      assertThat(expired.attempts()).containsExactly(attempt);
+      assertThat(expired.paidAt()).isNull();
+      assertThat(expired.latePayments()).containsExactly(late);
+      assertThat(expired.updatedAt()).isEqualTo(paidLate);
+      assertThat(expired.events()).extracting(CheckoutEvent::type)
+          .containsExactly(CheckoutEvent.LATE_PAYMENT, CheckoutEvent.CALLBACK_REQUESTED);
+      assertThat(expired.events()).extracting(CheckoutEvent::latePayment).containsOnly(late);
+      assertThat(expired.events()).extracting(CheckoutEvent::attempt).containsOnly(attempt);
+    }
+
+    @Test
+    void theSamePushIsRecordedOnce() {
+      CheckoutSession expired = anExpiredSessionWhosePromptWasWithTheCustomer();
+      expired.recordLatePayment(1, STK_REQUEST_ID, new BigDecimal("1500"), "NLJ7RT61SV", paidLate);
+      CheckoutSession stored = restored(expired);
+
+      boolean again = stored.recordLatePayment(1, STK_REQUEST_ID, new BigDecimal("1500"), "NLJ7RT61SV",
+          paidLate.plusSeconds(5));
+
+      assertThat(again).isFalse();
+      assertThat(stored.events()).isEmpty();
+      assertThat(stored.latePayments()).hasSize(1);
+    }
+
+    @Test
+    void aPaymentConfirmedWithoutAReceiptIsRecordedToo() {
+      CheckoutSession expired = anExpiredSessionWhosePromptWasWithTheCustomer();
+
+      expired.recordLatePayment(1, STK_REQUEST_ID, new BigDecimal("1500"), null, paidLate);
+
+      assertThat(expired.latePayments()).singleElement().extracting(LatePayment::receipt).isNull();
+    }
+
+    @Test
+    void refusesAnotherPushThanTheAttemptStartedAnOpenAttemptACardAttemptAndTheSessionsOwnPayment() {
+      assertRefused(anExpiredSessionWhosePromptWasWithTheCustomer(),
+          s -> s.recordLatePayment(1, RequestId.random(), BigDecimal.TEN, "X", paidLate));
+      assertRefused(anExpiredSessionWhosePromptWasWithTheCustomer(),
+          s -> s.recordLatePayment(2, STK_REQUEST_ID, BigDecimal.TEN, "X", paidLate));
+      assertRefused(anMpesaPromptWithTheCustomer(),
+          s -> s.recordLatePayment(1, STK_REQUEST_ID, BigDecimal.TEN, "X", paidLate));
+      assertRefused(aPaidSession(), s -> s.recordLatePayment(1, STK_REQUEST_ID, BigDecimal.TEN, "X", paidLate));
+      CheckoutSession paidByMpesa = anMpesaPromptWithTheCustomer();
+      paidByMpesa.resume(1, LATER);
+      paidByMpesa.succeed(1, LATER);
+      assertRefused(restored(paidByMpesa),
+          s -> s.recordLatePayment(1, STK_REQUEST_ID, BigDecimal.TEN, "X", paidLate));
+    }
+
+    @Test
+    void aPushOfAnAttemptClosedWithoutItsResultIsALatePaymentEvenWhileTheSessionWaitsForAnother() {
+      CheckoutSession session = aPendingSession();
+      session.startAttempt(PaymentMethod.MPESA_STK, null, null, "254712345678", CREATED_AT.plusSeconds(60),
+          MAX_ATTEMPTS);
+      // collections-service did not answer in time: the attempt was refused, yet the push had started
+      session.rejectAttempt(1, "M-Pesa is not available right now.", CREATED_AT.plusSeconds(70));
+      session.startAttempt(PaymentMethod.CARD, "VISA", "4242", null, CREATED_AT.plusSeconds(80), MAX_ATTEMPTS);
+      CheckoutSession waiting = restored(session);
+
+      waiting.recordLatePayment(1, STK_REQUEST_ID, new BigDecimal("1500"), "NLJ7RT61SV", LATER);
+
+      assertThat(waiting.status()).isEqualTo(SessionStatus.PROCESSING);
+      assertThat(waiting.currentAttempt().number()).isEqualTo(2);
+      assertThat(waiting.latePayments()).hasSize(1);
     }
   }
 

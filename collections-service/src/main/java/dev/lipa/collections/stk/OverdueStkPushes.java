@@ -17,7 +17,11 @@ import org.springframework.stereotype.Component;
 /**
  * Asks the rail again for the outcome of pushes still PENDING long after they should have been answered: the
  * process waiting for the answer may have died (the sandbox's timer lives in memory; a real rail's callback may be
- * lost).
+ * lost, and Daraja never sends one twice). This is the reconciliation of STK pushes: the rail settles what its answer
+ * settles through the outcome handler.
+ *
+ * <p>Each push is asked about a bounded number of times, further and further apart ({@link OverdueQuestions}); a push
+ * still PENDING after the last question is left to operators. It stays PENDING: only the rail's word settles a push.
  *
  * <p>Runs under the lease {@value #LEASE} (one replica at a time, for {@link #LEASE_INTERVALS} sweep intervals, renewed
  * by each sweep): every replica asking the rail about the same pushes would multiply the queries a real rail counts
@@ -34,22 +38,23 @@ public class OverdueStkPushes implements AutoCloseable {
   static final int LEASE_INTERVALS = 3;
   private static final Logger log = LoggerFactory.getLogger(OverdueStkPushes.class);
 
-  private final StkPushStore store;
+  private final OverdueQuestions questions;
   private final Supplier<StkRail> rail;
   private final OverdueSettings settings;
   private final Clock clock;
   private final LeasedJob job;
 
   @Autowired
-  public OverdueStkPushes(StkPushStore store, ObjectProvider<StkRail> rail, CollectionsProperties properties,
+  public OverdueStkPushes(OverdueQuestions questions, ObjectProvider<StkRail> rail, CollectionsProperties properties,
       Clock clock, Leases leases) {
-    this(store, rail::getIfAvailable, properties.overdue(), clock, leases);
+    this(questions, rail::getIfAvailable, properties.overdue(), clock, leases);
     job.every(settings.sweepInterval(), this::sweep);
   }
 
   /** Not started: {@link #sweep()} runs when called (tests run several as replicas). */
-  OverdueStkPushes(StkPushStore store, Supplier<StkRail> rail, OverdueSettings settings, Clock clock, Leases leases) {
-    this.store = store;
+  OverdueStkPushes(OverdueQuestions questions, Supplier<StkRail> rail, OverdueSettings settings, Clock clock,
+      Leases leases) {
+    this.questions = questions;
     this.rail = rail;
     this.settings = settings;
     this.clock = clock;
@@ -57,20 +62,28 @@ public class OverdueStkPushes implements AutoCloseable {
   }
 
   /**
-   * Asks the rail about every overdue push of this batch when this replica holds the lease; returns how many (0 when
-   * another replica holds it, or when the lease was lost midway).
+   * Asks the rail about every overdue push of this batch that is due for a question when this replica holds the lease;
+   * returns how many (0 when another replica holds it, or when the lease was lost midway).
    */
   public int sweep() {
     StkRail target = rail.get();
     if (target == null) {
       return 0;
     }
-    return job.forEachHeld(() -> store.overduePending(clock.instant().minus(settings.after()), settings.sweepBatch()),
-        push -> {
-          StkPush.Details d = push.details();
-          log.info("STK push {} is overdue; asking the rail for its outcome again", d.requestId());
-          target.queryOutcome(new StkPrompt(d.organisationId(), d.requestId(), d.phoneNumber(), d.amount(),
-              d.currency().name()));
+    return job.forEachHeld(() -> questions.due(clock.instant().minus(settings.after()), clock.instant(),
+        settings.sweepBatch()), due -> {
+          StkPush.Details d = due.push().details();
+          log.info("STK push {} is overdue; asking the rail for its outcome again ({} asked before)", d.requestId(),
+              due.questions());
+          try {
+            target.queryOutcome(new StkPrompt(d.organisationId(), d.requestId(), d.phoneNumber(), d.amount(),
+                d.currency().name()));
+          } catch (RuntimeException e) {
+            // counted as a question all the same: a push whose question always fails neither stops the batch behind
+            // it at every sweep nor stays out of the operators' sight
+            log.warn("asking the rail about overdue STK push {} failed: {}", d.requestId(), e.toString());
+          }
+          questions.asked(due, clock.instant());
         });
   }
 

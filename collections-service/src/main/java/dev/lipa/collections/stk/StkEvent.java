@@ -17,7 +17,10 @@ public sealed interface StkEvent {
       BigDecimal amount, StkCurrency currency) implements StkEvent {
   }
 
-  /** The push reached SUCCESS or FAILED. {@code receipt} is the M-Pesa receipt, on success only. */
+  /**
+   * The push reached SUCCESS or FAILED. {@code receipt} is the M-Pesa receipt, on success only, and null on a success
+   * confirmed by the rail's query (which names none).
+   */
   record Completed(OrganisationId organisationId, RequestId requestId, String referenceId, String phoneNumber,
       BigDecimal amount, StkCurrency currency, StkStatus status, int resultCode, String resultDescription,
       String receipt) implements StkEvent {

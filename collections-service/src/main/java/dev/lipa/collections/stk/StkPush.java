@@ -76,6 +76,16 @@ public final class StkPush {
     complete(StkStatus.SUCCESS, reference, new Result(0, resultDescription, receipt, callbackId), now);
   }
 
+  /**
+   * The rail confirmed the payment without naming its receipt (Daraja's STK Query names none, and its callback, which
+   * does, was lost): PENDING to SUCCESS with no receipt. Only a rail's own word that the push was paid comes here,
+   * never the absence of an answer.
+   */
+  public void confirmPaidWithoutReceipt(RailReference reference, String resultDescription, UUID callbackId,
+      Instant now) {
+    complete(StkStatus.SUCCESS, reference, new Result(0, resultDescription, null, callbackId), now);
+  }
+
   /** The customer did not pay (declined, unreachable, no funds…): PENDING to FAILED. */
   public void fail(RailReference reference, int resultCode, String resultDescription, UUID callbackId, Instant now) {
     if (resultCode == 0) {

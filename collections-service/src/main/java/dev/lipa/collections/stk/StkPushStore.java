@@ -18,7 +18,6 @@ import dev.lipa.common.once.Origin;
 import dev.lipa.common.once.UniqueKeys;
 import dev.lipa.common.outbox.Outboxes;
 import java.math.BigDecimal;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
@@ -62,7 +61,7 @@ public class StkPushStore {
     this.collection = records.collection();
     this.outbox = records.outbox();
     this.outboxEvents = outboxEvents;
-    // the list, newest first, and the overdue sweep, oldest first: each
+    // the list, newest first, and the overdue sweep (OverdueQuestions), oldest first: each
     // reads a range of its index in order, on MongoDB and on the embedded store alike
     collection.createIndex(Indexes.compoundIndex(Indexes.ascending(ORGANISATION), Indexes.descending(CREATED_AT)),
         new IndexOptions().name("stk_organisation_created"));
@@ -167,20 +166,6 @@ public class StkPushStore {
     }
     return outbox.update(push.requestId().toString(), expected, Updates.combine(changes),
         outboxEvents.toOutbox(push.events())) != null;
-  }
-
-  /**
-   * PENDING pushes of every organisation created before the cut-off, oldest first: the overdue sweep's work list (a
-   * system job, the one query here not scoped by an organisation).
-   */
-  public List<StkPush> overduePending(Instant createdBefore, int limit) {
-    return collection.find(Filters.and(Filters.eq(STATUS, StkStatus.PENDING.name()),
-            Filters.lt(CREATED_AT, Date.from(createdBefore))))
-        .projection(withoutOutbox())
-        .sort(Sorts.ascending(CREATED_AT))
-        .limit(limit)
-        .map(StkPushStore::toPush)
-        .into(new ArrayList<>());
   }
 
   private static Bson withoutOutbox() {

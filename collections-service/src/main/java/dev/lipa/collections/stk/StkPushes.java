@@ -142,7 +142,10 @@ public class StkPushes implements StkOutcomeHandler {
     RailReference reference = new RailReference(outcome.merchantRequestId(), outcome.checkoutRequestId(),
         outcome.responseCode(), outcome.responseDescription(), outcome.customerMessage());
     UUID callbackId = UUID.randomUUID();
-    if (outcome.successful()) {
+    if (outcome.successful() && outcome.receipt() == null) {
+      // a payment confirmed by the rail's query, whose answer names no receipt (docs/going-live.md, "Reconciliation")
+      push.confirmPaidWithoutReceipt(reference, outcome.resultDescription(), callbackId, now());
+    } else if (outcome.successful()) {
       push.succeed(reference, outcome.resultDescription(), outcome.receipt(), callbackId, now());
     } else {
       push.fail(reference, outcome.resultCode(), outcome.resultDescription(), callbackId, now());

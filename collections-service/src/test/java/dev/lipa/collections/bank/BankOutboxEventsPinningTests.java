@@ -31,7 +31,7 @@ class BankOutboxEventsPinningTests {
   private static final UUID CALLBACK_ID = UUID.fromString("c0ffee00-1111-4222-8333-444455556666");
   private final BankOutboxEvents events = new BankOutboxEvents(PlatformJson.builder().build(),
       Clock.fixed(Instant.parse("2026-03-01T10:15:00.010Z"), ZoneOffset.UTC),
-      new CollectionsProperties(ZoneId.of("Africa/Nairobi"), null, null, null, null, null, null), SANDBOX);
+      new CollectionsProperties(ZoneId.of("Africa/Nairobi"), null, null, null, null, null, null, null), SANDBOX);
 
   private static BankCollection deposit(String source, String callbackUrl, String customerid) {
     return new BankCollection(4711, RECORD, OrganisationId.of("0b8c5a55-0b0b-4f0e-8f5e-1c2d3e4f5a6b"), source,

@@ -32,7 +32,7 @@ class BankOutboxEventsTests {
   private static final UUID UUID_OF_RECORD = UUID.fromString("9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d");
   private static final UUID CALLBACK_ID = UUID.fromString("c0ffee00-1111-4222-8333-444455556666");
   private final BankOutboxEvents events = new BankOutboxEvents(JSON, Clock.fixed(NOW, ZoneOffset.UTC),
-      new CollectionsProperties(ZoneId.of("Africa/Nairobi"), null, null, null, null, null, null), SANDBOX);
+      new CollectionsProperties(ZoneId.of("Africa/Nairobi"), null, null, null, null, null, null, null), SANDBOX);
 
   private static BankCollection deposit(String callbackUrl) {
     return new BankCollection(4711, UUID_OF_RECORD, OrganisationId.of("org-1"), "kcb", "CUST-1", "FT26060ABCDE", "RTGS",

@@ -51,6 +51,7 @@ class MetricsIntegrationTests extends CollectionsIntegrationTest {
     value(page, "lipa_outbox_pending", "collection=\"stk_pushes\"", "application=\"collections-service\"");
     value(page, "lipa_outbox_oldest_age_seconds", "collection=\"stk_pushes\"");
     value(page, "lipa_dead_letters_waiting", "application=\"collections-service\"");
+    value(page, "lipa_stk_unresolved", "application=\"collections-service\"");
     assertThat(page).contains("jvm_memory_used_bytes{", "mongodb_driver_pool_size{", "tomcat_threads_busy_threads{",
         "lipa_payment_outcome_latency_seconds_bucket{");
   }

@@ -46,6 +46,8 @@ class OverdueStkPushesIntegrationTests extends CollectionsIntegrationTest {
   private static final OverdueSettings SETTINGS = new OverdueSettings(Duration.ofSeconds(60), Duration.ofSeconds(10),
       100);
   private static final Duration LEASE = SETTINGS.sweepInterval().multipliedBy(OverdueStkPushes.LEASE_INTERVALS);
+  private static final CollectionsProperties.Reconciliation RECONCILIATION = new CollectionsProperties.Reconciliation(3,
+      Duration.ofSeconds(10), Duration.ofSeconds(30));
 
   @Autowired
   private MongoClient client;
@@ -58,7 +60,6 @@ class OverdueStkPushesIntegrationTests extends CollectionsIntegrationTest {
   /** Every question the replicas asked the rail, by requestId, in order. */
   private final List<String> asked = new CopyOnWriteArrayList<>();
   private MongoDatabase own;
-  private StkPushStore store;
   private Leases leases;
 
   @BeforeAll
@@ -70,7 +71,7 @@ class OverdueStkPushesIntegrationTests extends CollectionsIntegrationTest {
   void ownDatabase() {
     // a database of its own: the service's own sweep (and other tests' pushes) stay out of these counts
     own = client.getDatabase("overdue-" + UUID.randomUUID());
-    store = new StkPushStore(own, outboxes, outboxEvents);
+    new StkPushStore(own, outboxes, outboxEvents); // the push collection's indexes, as the service makes them
     leases = new Leases(own.getCollection(Leases.COLLECTION), clock);
   }
 
@@ -128,8 +129,8 @@ class OverdueStkPushesIntegrationTests extends CollectionsIntegrationTest {
   void anOverduePushIsAnsweredOnceWhileTwoReplicasSweep(@Autowired ObjectProvider<StkRail> rail,
       @Autowired CollectionsProperties properties, @Autowired Leases serviceLeases) {
     // a second replica beside the service's own sweep, on the service's store, rail and lease
-    try (OverdueStkPushes second = new OverdueStkPushes(
-        new StkPushStore(database, outboxes, outboxEvents), rail, properties, Clock.systemUTC(), serviceLeases)) {
+    try (OverdueStkPushes second = new OverdueStkPushes(new OverdueQuestions(database, properties), rail, properties,
+        Clock.systemUTC(), serviceLeases)) {
       Instant longAgo = Instant.now().minus(10, ChronoUnit.MINUTES).truncatedTo(ChronoUnit.MILLIS);
       StkPush push = overduePush("254700001037", longAgo);
       database.getCollection(StkPushStore.COLLECTION).insertOne(StkPushStore.toDocument(push));
@@ -145,7 +146,89 @@ class OverdueStkPushesIntegrationTests extends CollectionsIntegrationTest {
     }
   }
 
+  @Test
+  void asksAboutAnUnansweredPushAFewTimesFurtherApartThenLeavesItToOperators() {
+    String requestId = leaveOverduePushes(1).getFirst();
+    OverdueStkPushes sweep = replica(this::record);
+    OverdueQuestions questions = new OverdueQuestions(own, RECONCILIATION);
+
+    assertThat(sweep.sweep()).isEqualTo(1);
+    assertThat(sweep.sweep()).as("within its first pause").isZero();
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(sweep.sweep()).isEqualTo(1);
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(sweep.sweep()).as("the second pause is twice the first").isZero();
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(sweep.sweep()).isEqualTo(1);
+    clock.advance(Duration.ofHours(1));
+    assertThat(sweep.sweep()).as("three questions were the last").isZero();
+
+    assertThat(asked).containsExactly(requestId, requestId, requestId);
+    assertThat(questions.unresolved(10)).singleElement().satisfies(u -> {
+      assertThat(u.push().requestId().toString()).isEqualTo(requestId);
+      assertThat(u.push().status()).isEqualTo(StkStatus.PENDING);
+      assertThat(u.questions()).isEqualTo(3);
+    });
+  }
+
+  @Test
+  void pushesLeftToOperatorsOrWaitingForTheirNextQuestionDoNotStarveNewerOnes() {
+    String oldest = leaveOverduePushes(1).getFirst();
+    OverdueStkPushes sweep = replica(this::record, new OverdueSettings(Duration.ofSeconds(60), Duration.ofSeconds(10),
+        1));
+    sweep.sweep();
+    String newer = leaveOverduePushes(1).getFirst();
+
+    assertThat(sweep.sweep()).isEqualTo(1);
+
+    assertThat(asked).containsExactly(oldest, newer);
+  }
+
+  @Test
+  void aPushWhoseQuestionAlwaysFailsKeepsNoOtherWaitingAndEndsWithTheOperators() {
+    List<String> overdue = leaveOverduePushes(2);
+    String failing = overdue.getFirst();
+    OverdueStkPushes sweep = replica(prompt -> {
+      record(prompt);
+      if (prompt.requestId().toString().equals(failing)) {
+        throw new IllegalStateException("the rail's store is unreadable for this push");
+      }
+    });
+
+    for (int i = 0; i < 3; i++) {
+      sweep.sweep();
+      clock.advance(Duration.ofSeconds(30));
+    }
+
+    assertThat(asked).filteredOn(overdue.get(1)::equals).hasSize(3);
+    assertThat(new OverdueQuestions(own, RECONCILIATION).unresolved(10))
+        .extracting(u -> u.push().requestId().toString()).contains(failing);
+  }
+
+  @Test
+  void aPushSettledMeanwhileIsNeitherAskedAgainNorLeftToOperators() {
+    String requestId = leaveOverduePushes(1).getFirst();
+    OverdueStkPushes sweep = replica(prompt -> {
+      record(prompt);
+      own.getCollection(StkPushStore.COLLECTION).updateOne(Filters.eq("_id", prompt.requestId().toString()),
+          com.mongodb.client.model.Updates.set("status", "SUCCESS")); // the answer settled it
+    });
+
+    sweep.sweep();
+    clock.advance(Duration.ofHours(1));
+    sweep.sweep();
+
+    assertThat(asked).containsExactly(requestId);
+    Document stored = own.getCollection(StkPushStore.COLLECTION).find(Filters.eq("_id", requestId)).first();
+    assertThat(stored).doesNotContainKeys(OverdueQuestions.QUESTIONS, OverdueQuestions.UNRESOLVED_AT);
+    assertThat(new OverdueQuestions(own, RECONCILIATION).unresolved(10)).isEmpty();
+  }
+
   private OverdueStkPushes replica(Consumer<StkPrompt> questions) {
+    return replica(questions, SETTINGS);
+  }
+
+  private OverdueStkPushes replica(Consumer<StkPrompt> questions, OverdueSettings settings) {
     StkRail rail = new StkRail() {
       @Override
       public void sendPrompt(StkPrompt prompt) {
@@ -157,7 +240,7 @@ class OverdueStkPushesIntegrationTests extends CollectionsIntegrationTest {
         questions.accept(prompt);
       }
     };
-    return new OverdueStkPushes(store, () -> rail, SETTINGS, clock, leases);
+    return new OverdueStkPushes(new OverdueQuestions(own, RECONCILIATION), () -> rail, settings, clock, leases);
   }
 
   private void record(StkPrompt prompt) {

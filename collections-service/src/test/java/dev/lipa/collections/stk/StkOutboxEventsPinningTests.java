@@ -83,6 +83,18 @@ class StkOutboxEventsPinningTests {
   }
 
   @Test
+  void stkSucceededConfirmedByStkQueryHasNoReceipt() {
+    StkPush push = restored(kenyan());
+    push.confirmPaidWithoutReceipt(REFERENCE, "The service request is processed successfully.", CALLBACK_ID, NOW);
+
+    List<OutboxEvent> outbox = events.toOutbox(push.events());
+
+    PinnedEvents.assertPinned(Topics.COLLECTIONS, outbox.get(0).payload(), "events/stk.succeeded.no-receipt.v1.json");
+    PinnedEvents.assertPinned(Topics.CALLBACKS, outbox.get(1).payload(),
+        "events/callback.requested.stk.succeeded.v1.json");
+  }
+
+  @Test
   void stkFailedAndItsCallbackRequest() {
     StkPush push = restored(kenyan());
     push.fail(REFERENCE, 1032, "Request cancelled by user", CALLBACK_ID, NOW);

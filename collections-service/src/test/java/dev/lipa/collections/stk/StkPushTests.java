@@ -49,6 +49,24 @@ class StkPushTests {
   }
 
   @Test
+  void aPaymentConfirmedByTheRailsQuerySucceedsWithoutAReceiptAndSaysSoInItsEvent() {
+    StkPush push = restored(aPendingStkPush());
+    UUID callbackId = UUID.randomUUID();
+
+    push.confirmPaidWithoutReceipt(REFERENCE, "The service request is processed successfully.", callbackId, LATER);
+
+    assertThat(push.status()).isEqualTo(StkStatus.SUCCESS);
+    assertThat(push.result()).isEqualTo(
+        new StkPush.Result(0, "The service request is processed successfully.", null, callbackId));
+    assertThat(push.events()).first().isEqualTo(new StkEvent.Completed(ORGANISATION, push.requestId(), "ref-1",
+        "254712345678", new BigDecimal("10"), StkCurrency.KSH, StkStatus.SUCCESS, 0,
+        "The service request is processed successfully.", null));
+    assertThatThrownBy(() -> push.succeed(REFERENCE, "ok", "NLJ7RT61SV", UUID.randomUUID(), LATER))
+        .as("the callback's receipt arriving afterwards is no second transition")
+        .isInstanceOf(IllegalTransitionException.class);
+  }
+
+  @Test
   void failingMovesPendingToFailedWithoutAReceipt() {
     StkPush push = restored(aPendingStkPush());
 

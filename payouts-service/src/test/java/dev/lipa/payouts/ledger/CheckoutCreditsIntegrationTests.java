@@ -46,13 +46,17 @@ class CheckoutCreditsIntegrationTests extends PayoutsIntegrationTest {
   dev.lipa.common.kafka.DeadLetterStore deadLetters;
 
   private static void publish(String key, String... values) {
+    publishTo(Topics.CHECKOUT, key, values);
+  }
+
+  private static void publishTo(String topic, String key, String... values) {
     Properties props = new Properties();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfra.kafkaBootstrapServers());
     props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
     props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
       for (String value : values) {
-        producer.send(new ProducerRecord<>(Topics.CHECKOUT, key, value)).get();
+        producer.send(new ProducerRecord<>(topic, key, value)).get();
       }
     } catch (Exception e) {
       throw new AssertionError(e);
@@ -121,6 +125,46 @@ class CheckoutCreditsIntegrationTests extends PayoutsIntegrationTest {
 
       assertThat(balance(org, "KSH")[0]).isEqualByComparingTo("1000");
       assertThat(creditsOf(org, Currency.KSH)).isZero();
+    }
+
+    /**
+     * A late payment: the customer approved the prompt after the session expired. The push's stk.succeeded credits it
+     * (as every M-Pesa payment), however often it arrives; checkout's checkout.late_payment tells the merchant and
+     * credits nothing.
+     */
+    @Test
+    void aLatePaymentIsCreditedOnceFromItsPushAndNeverFromItsCheckoutEvent() {
+      String org = newOrganisation();
+      String session = UUID.randomUUID().toString();
+      String push = UUID.randomUUID().toString();
+      String paid = """
+          {"eventId":"%s","type":"stk.succeeded","version":1,"occurredAt":"2026-03-01T09:35:41.900Z",\
+          "organisationId":"%s","data":{"requestId":"%s","referenceId":"chk_%s_1","phoneNumber":"254712345678",\
+          "amount":1500,"currency":"KSH","status":"SUCCESS","resultCode":0,\
+          "resultDescription":"The service request is processed successfully.","receipt":null}}"""
+          .formatted(UUID.randomUUID(), org, push, session);
+      String late = """
+          {"eventId":"%s","type":"checkout.late_payment","version":1,"occurredAt":"2026-03-01T09:35:42.123Z",\
+          "organisationId":"%s","data":{"checkoutSessionId":"%s","checkoutRef":"cs_%s","status":"EXPIRED",\
+          "amount":1500,"currency":"KES","externalReference":"ORD-42","paymentReference":null,\
+          "attempt":{"number":1,"paymentMethod":"MPESA_STK","status":"FAILED","cardBrand":null,"cardLast4":null,\
+          "stkRequestId":"%s","reason":"the checkout session expired"},\
+          "latePayment":{"attempt":1,"stkRequestId":"%s","amount":1500,"currency":"KES","receipt":null,\
+          "recordedAt":"2026-03-01T09:35:42.123Z"}}}""".formatted(UUID.randomUUID(), org, session, session, push,
+          push);
+
+      publishTo(Topics.COLLECTIONS, push, paid, paid);
+      publish(session, late, late);
+      markerAfter(session);
+      // a payment of another organisation under the push's key: credited after the repeat of the push's own
+      String marker = newOrganisation();
+      publishTo(Topics.COLLECTIONS, push, paid.replace(org, marker).replace(push, UUID.randomUUID().toString()));
+      await(() -> balance(marker, "KSH")[0].compareTo(new BigDecimal("2500")) == 0);
+
+      assertThat(balance(org, "KSH")[0]).isEqualByComparingTo("2500");
+      assertThat(ledgerStore.entries(OrganisationId.of(org), Currency.KSH))
+          .filteredOn(e -> e.kind() == MovementKind.CREDIT)
+          .extracting(LedgerEntry::requestId).containsExactly("stk.succeeded:" + push);
     }
 
     @Test

@@ -73,6 +73,8 @@ class CheckoutCreditsTests {
         Arguments.of(named("a card attempt still processing", event("checkout.processing", "1500", "KES", "CARD"))),
         Arguments.of(named("a failed session", event("checkout.failed", "1500", "KES", "CARD"))),
         Arguments.of(named("an expired session", event("checkout.expired", "1500", "KES", "CARD"))),
+        Arguments.of(named("a late payment (an STK push: credited from its stk.succeeded)",
+            event("checkout.late_payment", "1500", "KES", "MPESA_STK"))),
         Arguments.of(named("no type", "{\"data\":{}}")));
   }
 

@@ -475,6 +475,15 @@ public final class DarajaSimulator implements AutoCloseable {
     if (scripted || clock.instant().isBefore(p.decidedAt())) {
       return error(500, "500.001.1001", "The transaction is being processed");
     }
+    if (faults.queriesStillUnderProcessing.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0) {
+      return new Answer(200, JSON.createObjectNode()
+          .put("ResponseCode", "0")
+          .put("ResponseDescription", "The service request has been accepted successfully")
+          .put("MerchantRequestID", p.merchantRequestId())
+          .put("CheckoutRequestID", p.checkoutRequestId())
+          .put("ResultCode", "4999")
+          .put("ResultDesc", "The transaction is still under processing"));
+    }
     return new Answer(200, JSON.createObjectNode()
         .put("ResponseCode", "0")
         .put("ResponseDescription", "The service request has been accepted successfully")

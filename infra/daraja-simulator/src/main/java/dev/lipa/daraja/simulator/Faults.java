@@ -30,6 +30,7 @@ public final class Faults {
   volatile int spikeArrestStatus = 503;
   volatile Duration answerDelay = Duration.ZERO;
   final AtomicInteger queriesBeingProcessed = new AtomicInteger();
+  final AtomicInteger queriesStillUnderProcessing = new AtomicInteger();
 
   Faults() {
   }
@@ -88,6 +89,15 @@ public final class Faults {
     return this;
   }
 
+  /**
+   * The next {@code n} STK queries answer HTTP 200 with ResultCode {@code 4999}, "The transaction is still under
+   * processing", whatever the push's state: not on the portal's page, but what integrators report from live Daraja.
+   */
+  public Faults stkQueriesStillUnderProcessing(int n) {
+    this.queriesStillUnderProcessing.set(n);
+    return this;
+  }
+
   void reset() {
     callbackMode = CallbackMode.NORMAL;
     callbackDelay = Duration.ofMillis(20);
@@ -98,5 +108,6 @@ public final class Faults {
     spikeArrestStatus = 503;
     answerDelay = Duration.ZERO;
     queriesBeingProcessed.set(0);
+    queriesStillUnderProcessing.set(0);
   }
 }

@@ -68,6 +68,7 @@ class ObservabilityRulesTests {
         "/ sum by (application) (rate(http_server_requests_seconds_count[5m])) > 0.5",
         "max by (application) (lipa_dead_letters_waiting) > 0",
         "sum by (application) (lipa_dead_letters_waiting) > 0",
+        "max by (application) (lipa_stk_unresolved) > 0", "sum by (application) (lipa_stk_unresolved) > 0",
         "max_over_time(lipa_outbox_oldest_age_seconds[2m])", "lipa_outbox_oldest_age_seconds",
         "increase(lipa_callbacks_dead_total[15m])", "increase(lipa_callbacks_dead_total[1m])",
         "kafka_consumer_fetch_manager_records_lag_max) > 1000", "kafka_consumer_fetch_manager_records_lag_max) > 10000",

@@ -1,5 +1,7 @@
 package dev.lipa.rails.daraja;
 
+import dev.lipa.rails.daraja.result.ResultCodes;
+import dev.lipa.rails.daraja.result.ResultMeaning;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import java.io.IOException;
@@ -117,8 +119,8 @@ public final class DarajaClient implements AutoCloseable {
   }
 
   /**
-   * Asks for the result of a push. "The transaction is being processed" (HTTP 500, {@code 500.001.1001}) is
-   * {@link StkQueryResult.StillProcessing}, not a result.
+   * Asks for the result of a push. "The transaction is being processed" (HTTP 500, {@code 500.001.1001}) and "still
+   * under processing" (ResultCode {@code 4999}) are {@link StkQueryResult.StillProcessing}, not a result.
    */
   public StkQueryResult stkQuery(String checkoutRequestId) {
     requirePasskey();
@@ -170,6 +172,11 @@ public final class DarajaClient implements AutoCloseable {
             String responseCode = DarajaHttp.text(a.body(), "ResponseCode");
             String resultCode = DarajaHttp.text(a.body(), "ResultCode");
             if (isZero(responseCode) && resultCode != null && resultCode.matches("[A-Za-z0-9_]{1,16}")) {
+              if (ResultCodes.stk(resultCode).outcome() == ResultMeaning.Outcome.UNSETTLED) {
+                // 4999 "still under processing": a result code that is no result (read as a failure, it would fail
+                // a push the customer is about to pay)
+                return new StkQueryResult.StillProcessing(resultCode, DarajaHttp.text(a.body(), "ResultDesc"));
+              }
               return new StkQueryResult.Completed(DarajaHttp.text(a.body(), "MerchantRequestID"),
                   DarajaHttp.text(a.body(), "CheckoutRequestID"), resultCode,
                   DarajaHttp.text(a.body(), "ResultDesc"));

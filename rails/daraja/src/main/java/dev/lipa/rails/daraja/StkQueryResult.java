@@ -2,7 +2,7 @@ package dev.lipa.rails.daraja;
 
 /**
  * What STK Query said about a push. Only {@link Completed} is final; "the transaction is being processed" (HTTP 500,
- * {@code 500.001.1001}) and every failure to ask are not.
+ * {@code 500.001.1001}), "still under processing" (ResultCode {@code 4999}) and every failure to ask are not.
  */
 public sealed interface StkQueryResult permits StkQueryResult.Completed, StkQueryResult.StillProcessing,
     StkQueryResult.NotAnswered {
@@ -21,7 +21,10 @@ public sealed interface StkQueryResult permits StkQueryResult.Completed, StkQuer
     }
   }
 
-  /** The customer has not answered yet (or Daraja has not finished): ask again later. */
+  /**
+   * The customer has not answered yet (or Daraja has not finished): ask again later. {@code errorCode} is Daraja's
+   * error code ({@code 500.001.1001}) or the result code that is no result ({@code 4999}).
+   */
   record StillProcessing(String errorCode, String errorMessage) implements StkQueryResult {
   }
 

@@ -287,6 +287,20 @@ class DarajaContractIntegrationTests {
   }
 
   @Test
+  void theQuerysStillUnderProcessingResultCodeIsNotFinalEither() throws Exception {
+    DarajaClient c = client(config());
+    StkPushAnswer answer = accepted(c.stkPush(StkPushRequest.payBill(BigDecimal.TEN, phone(), "ref", null)));
+    nextStkCallback(); // the customer has answered, yet Daraja says 4999 in a 200 answer
+    daraja.faults().stkQueriesStillUnderProcessing(1);
+
+    StkQueryResult first = c.stkQuery(answer.checkoutRequestId());
+    StkQueryResult second = c.stkQuery(answer.checkoutRequestId());
+
+    assertThat(first).isEqualTo(new StkQueryResult.StillProcessing("4999", "The transaction is still under processing"));
+    assertThat(second.isFinal()).as(second.toString()).isTrue();
+  }
+
+  @Test
   void aLostStkCallbackIsVisibleAndTheQuerySettlesThePush() throws Exception {
     daraja.faults().callbacks(Faults.CallbackMode.NEVER);
     DarajaClient c = client(config());

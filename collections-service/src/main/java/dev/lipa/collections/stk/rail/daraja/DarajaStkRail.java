@@ -149,8 +149,11 @@ class DarajaStkRail implements StkRail {
   }
 
   /**
-   * The overdue sweep's question: a push never sent is sent now (its claim is absent, so the customer was never
-   * prompted); an acknowledged one is asked by STK Query; an UNKNOWN one is left to its callback and reconciliation.
+   * The overdue sweep's question (the reconciliation of a push whose callback did not come): a push never sent is sent
+   * now (its claim is absent, so the customer was never prompted); an acknowledged one is asked by STK Query, whose
+   * verdict settles it ({@link StkQueryVerdicts}: a payment without a receipt, a failure with Daraja's code); one whose
+   * acknowledgement was lost (UNKNOWN, or SENDING when the sender died) has no CheckoutRequestID to ask about and waits
+   * for its callback, until the sweep leaves it to operators.
    */
   @Override
   public void queryOutcome(StkPrompt prompt) {
@@ -161,8 +164,8 @@ class DarajaStkRail implements StkRail {
         return;
       }
       if (entry.get().state() != StkRequestLog.State.ACCEPTED) {
-        log.info("overdue STK push {} is {} at Daraja; left PENDING for its callback or reconciliation",
-            prompt.requestId(), entry.get().state());
+        log.warn("overdue STK push {} is {} at Daraja: no CheckoutRequestID to ask STK Query about; PENDING until "
+            + "its callback comes or operators settle it", prompt.requestId(), entry.get().state());
         return;
       }
       Optional<StkShortcodes.Opened> shortcode = shortcodes.active()
@@ -172,16 +175,26 @@ class DarajaStkRail implements StkRail {
             prompt.requestId(), entry.get().shortcode());
         return;
       }
-      StkQueryResult result = client(shortcode.get()).stkQuery(entry.get().checkoutRequestId());
-      if (result instanceof StkQueryResult.Completed completed && !completed.successful()) {
-        outcomes.apply(new StkRailOutcome(prompt.organisationId(), prompt.requestId(), completed.merchantRequestId(),
-            completed.checkoutRequestId(), 0, "Accepted", null, failureCode(completed.resultCode()),
-            completed.resultDesc(), null));
-      } else if (result instanceof StkQueryResult.Completed) {
-        // STK Query names no receipt: a paid push is settled by its callback (or reconciliation), which carries it
-        log.info("overdue STK push {} is paid according to STK Query; waiting for its callback's receipt",
-            prompt.requestId());
+      reconcile(prompt, entry.get(), client(shortcode.get()).stkQuery(entry.get().checkoutRequestId()));
+    }
+  }
+
+  private void reconcile(StkPrompt prompt, StkRequestLog.Entry sent, StkQueryResult answer) {
+    switch (StkQueryVerdicts.of(prompt, sent, answer)) {
+      case StkQueryVerdicts.Verdict.Settle(StkRailOutcome outcome) -> {
+        boolean applied = outcomes.apply(outcome);
+        if (applied) {
+          requests.settledByQuery(prompt.requestId(), ((StkQueryResult.Completed) answer).resultCode(),
+              clock.instant());
+        }
+        log.info("overdue STK push {} {} by STK Query (result {}{})", prompt.requestId(),
+            applied ? "settled" : "was settled already, not", outcome.resultCode(),
+            outcome.successful() ? ", paid: no receipt in the answer" : "");
       }
+      case StkQueryVerdicts.Verdict.Wait(String why) ->
+          log.info("overdue STK push {} is not settled yet: {}", prompt.requestId(), why);
+      case StkQueryVerdicts.Verdict.Refuse(String why) ->
+          log.error("STK Query's answer for push {} refused, nothing settled: {}", prompt.requestId(), why);
     }
   }
 

@@ -4,8 +4,6 @@ import dev.lipa.collections.stk.rail.StkOutcomeHandler;
 import dev.lipa.collections.stk.rail.StkRailOutcome;
 import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.tracing.LogContext;
-import dev.lipa.rails.daraja.DarajaFieldException;
-import dev.lipa.rails.daraja.DarajaFields;
 import dev.lipa.rails.daraja.callback.DarajaCallbacks;
 import dev.lipa.rails.daraja.callback.Parsed;
 import dev.lipa.rails.daraja.callback.SourceAddresses;
@@ -112,7 +110,7 @@ public class StkCallbacks {
     if (callback.successful()) {
       StkCallback.Payment payment = callback.payment();
       if (payment == null || payment.receipt() == null || payment.amount() == null
-          || payment.amount().compareTo(entry.amount()) != 0 || !samePhone(payment.phoneNumber(), entry.phoneNumber())) {
+          || payment.amount().compareTo(entry.amount()) != 0 || !entry.sentTo(payment.phoneNumber())) {
         log.error("Daraja STK callback for push {} says paid but its amount or phone number is not the push's: "
             + "refused, left PENDING for reconciliation", entry.requestId());
         return Verdict.REFUSED;
@@ -124,15 +122,11 @@ public class StkCallbacks {
         callback.successful() ? callback.payment().receipt() : null));
     log.info("Daraja STK result {} for push {} {}", callback.resultCode(), entry.requestId(),
         applied ? "applied" : "was applied already");
-    return Verdict.ACCEPTED;
-  }
-
-  private static boolean samePhone(String paid, String pushed) {
-    try {
-      return paid != null && DarajaFields.msisdn("PhoneNumber", paid).equals(pushed);
-    } catch (DarajaFieldException e) {
-      return false;
+    if (!applied && callback.successful()) {
+      // a push STK Query settled has no receipt: this late callback's is kept for operators (the push stays as it is)
+      requests.lateReceipt(entry.requestId(), callback.payment().receipt());
     }
+    return Verdict.ACCEPTED;
   }
 
   private static RequestId requestId(String text) {

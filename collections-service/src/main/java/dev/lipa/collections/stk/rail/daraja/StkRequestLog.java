@@ -9,6 +9,8 @@ import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Updates;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RequestId;
+import dev.lipa.rails.daraja.DarajaFieldException;
+import dev.lipa.rails.daraja.DarajaFields;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Date;
@@ -46,6 +48,15 @@ class StkRequestLog {
   /** One push's entry. */
   record Entry(RequestId requestId, OrganisationId organisationId, String shortcode, String phoneNumber,
       BigDecimal amount, State state, String checkoutRequestId, String merchantRequestId, Instant createdAt) {
+
+    /** Whether the push was sent to this number (in any of its spellings: 2547..., +2547..., 07...). */
+    boolean sentTo(String number) {
+      try {
+        return number != null && DarajaFields.msisdn("PhoneNumber", number).equals(phoneNumber);
+      } catch (DarajaFieldException e) {
+        return false;
+      }
+    }
   }
 
   private final MongoCollection<Document> entries;
@@ -84,6 +95,21 @@ class StkRequestLog {
 
   void mark(RequestId requestId, State state) {
     entries.updateOne(Filters.eq("_id", requestId.toString()), Updates.set("state", state.name()));
+  }
+
+  /** The push was settled by STK Query's answer (with this result code), not by its callback: it has no receipt. */
+  void settledByQuery(RequestId requestId, String resultCode, Instant at) {
+    entries.updateOne(Filters.eq("_id", requestId.toString()), Updates.combine(Updates.set("settledBy", "STK_QUERY"),
+        Updates.set("queryResultCode", resultCode), Updates.set("settledAt", Date.from(at))));
+  }
+
+  /**
+   * Keeps the receipt of a paid push's callback that came after STK Query had settled the push without one: the push
+   * does not change (a settled push is final), but operators find the receipt here.
+   */
+  void lateReceipt(RequestId requestId, String receipt) {
+    entries.updateOne(Filters.and(Filters.eq("_id", requestId.toString()), Filters.eq("settledBy", "STK_QUERY"),
+        Filters.exists("lateReceipt", false)), Updates.set("lateReceipt", receipt));
   }
 
   Optional<Entry> find(RequestId requestId) {

@@ -4,11 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Updates;
+import dev.lipa.collections.stk.OverdueStkPushes;
+import dev.lipa.collections.stk.rail.StkPrompt;
 import dev.lipa.common.environment.Environment;
+import dev.lipa.common.environment.StackEnvironment;
+import dev.lipa.common.events.Topics;
+import dev.lipa.common.ids.OrganisationId;
+import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.testsupport.SharedInfraInitializer;
 import dev.lipa.common.testsupport.TestHttp;
 import dev.lipa.common.testsupport.TestIssuer;
+import dev.lipa.common.testsupport.TopicRecorder;
 import dev.lipa.daraja.simulator.DarajaSimulator;
+import dev.lipa.daraja.simulator.Faults;
 import dev.lipa.rails.daraja.credential.Fingerprints;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -17,11 +26,14 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Date;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -38,8 +50,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A live collections-service (its own Spring context) with the Daraja rail against the Daraja simulator over real
- * sockets: the operator's STK shortcodes, and pushes accepted, refused, UNKNOWN, after a token expiry and under a
- * spike arrest. Shortcodes are shared state of the context: each test sets the ones it needs first.
+ * sockets: the operator's STK shortcodes, pushes accepted, refused, UNKNOWN, after a token expiry and under a spike
+ * arrest, Daraja's callbacks, and the reconciliation of pushes whose callback never came. Shortcodes are shared state
+ * of the context: each test sets the ones it needs first. The overdue sweep never runs on its own timer here: a test
+ * makes its pushes overdue and sweeps when it wants to.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "lipa.environment=live",
@@ -52,7 +66,11 @@ import tools.jackson.databind.json.JsonMapper;
     "lipa.collections.daraja.request-timeout=2s",
     "lipa.collections.daraja.callback-base-url=" + DarajaStkRailIntegrationTests.PLATFORM,
     "lipa.collections.daraja.callback-sources=196.201.214.0/24, 196.201.212.127",
-    "lipa.operator.token=" + DarajaStkRailIntegrationTests.OPERATOR_TOKEN})
+    "lipa.operator.token=" + DarajaStkRailIntegrationTests.OPERATOR_TOKEN,
+    "lipa.collections.overdue.sweep-interval=1h",
+    "lipa.collections.reconciliation.max-questions=3",
+    "lipa.collections.reconciliation.first-pause=1ms",
+    "lipa.collections.reconciliation.max-pause=1ms"})
 @ContextConfiguration(initializers = SharedInfraInitializer.class)
 class DarajaStkRailIntegrationTests {
 
@@ -80,6 +98,12 @@ class DarajaStkRailIntegrationTests {
   @Autowired
   MongoDatabase database;
 
+  @Autowired
+  OverdueStkPushes overdue;
+
+  @Autowired
+  DarajaStkRail rail;
+
   private static DarajaSimulator start() {
     try {
       return DarajaSimulator.start().registerShortcode(OTHER_SHORTCODE, OTHER_PASSKEY, new BigDecimal("1000"));
@@ -91,6 +115,11 @@ class DarajaStkRailIntegrationTests {
   @DynamicPropertySource
   static void darajaAddress(DynamicPropertyRegistry registry) {
     registry.add("lipa.collections.daraja.base-url", () -> daraja.baseUrl().toString());
+  }
+
+  @BeforeAll
+  static void recordTopics() {
+    TopicRecorder.start();
   }
 
   @AfterAll
@@ -491,6 +520,217 @@ class DarajaStkRailIntegrationTests {
       assertThat(otherPhone.status()).isEqualTo(400);
       assertThat(notDaraja.status()).isEqualTo(400);
       assertThat(status(requestId)).isEqualTo("PENDING");
+    }
+  }
+
+  private static final String QUERY = "/mpesa/stkpushquery/v1/query";
+
+  /** Makes the push overdue: created ten minutes ago, as if its callback had had all the time it needs. */
+  private void ageOut(String requestId) {
+    database.getCollection("stk_pushes").updateOne(Filters.eq("_id", requestId),
+        Updates.set("createdAt", Date.from(Instant.now().minus(Duration.ofMinutes(10)))));
+  }
+
+  /** The STK queries Daraja received about this CheckoutRequestID. */
+  private static List<DarajaSimulator.Received> queriesAbout(String checkoutRequestId) {
+    return daraja.received(QUERY).stream().filter(q -> q.body().contains("\"" + checkoutRequestId + "\"")).toList();
+  }
+
+  private static String liveCollections() {
+    return StackEnvironment.LIVE.topic(Topics.COLLECTIONS);
+  }
+
+  /** One run of the overdue sweep, a little after the last (the pauses between questions are 1 ms here). */
+  private void sweep() {
+    try {
+      Thread.sleep(5);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+    overdue.sweep();
+  }
+
+  @Nested
+  class Reconciliation {
+
+    /**
+     * Every push the other tests left PENDING is settled or left to operators first, so that a sweep here asks about
+     * this test's pushes only (the simulator's scripted answers are for them).
+     */
+    @BeforeEach
+    void nothingElseIsOverdue() {
+      database.getCollection("stk_pushes").updateMany(Filters.eq("status", "PENDING"),
+          Updates.set("createdAt", Date.from(Instant.now().minus(Duration.ofHours(1)))));
+      for (int i = 0; i < 4; i++) {
+        sweep(); // three questions each at most
+      }
+      daraja.reset();
+    }
+
+    @Test
+    void settlesAPaidPushWhoseCallbackNeverCameWithoutAReceiptAndSaysSo() {
+      daraja.faults().callbacks(Faults.CallbackMode.NEVER);
+      String requestId = accepted(phone());
+      String checkoutRequestId = logEntry(requestId).getString("checkoutRequestId");
+      ageOut(requestId);
+
+      sweep();
+
+      Document settled = push(requestId);
+      assertThat(settled.getString("status")).isEqualTo("SUCCESS");
+      assertThat(settled.getInteger("resultCode")).isZero();
+      assertThat(settled.get("receipt")).isNull();
+      assertThat(settled.getString("checkoutRequestId")).isEqualTo(checkoutRequestId);
+      assertThat(logEntry(requestId).getString("settledBy")).isEqualTo("STK_QUERY");
+      assertThat(queriesAbout(checkoutRequestId)).hasSize(1);
+      JsonNode event = JSON.readTree(TopicRecorder.once(liveCollections(), requestId, "stk.succeeded").getFirst()
+          .value());
+      assertThat(event.path("data").path("receipt").isNull()).isTrue();
+      assertThat(daraja.posted()).isEmpty();
+    }
+
+    @Test
+    void failsAPushWhoseCallbackNeverCameWithDarajasResultCode() {
+      String phone = phone();
+      daraja.stkResult(phone, "1032").faults().callbacks(Faults.CallbackMode.NEVER);
+      String requestId = accepted(phone);
+      ageOut(requestId);
+
+      sweep();
+
+      Document settled = push(requestId);
+      assertThat(settled.getString("status")).isEqualTo("FAILED");
+      assertThat(settled.getInteger("resultCode")).isEqualTo(1032);
+      assertThat(settled.getString("resultDescription")).isEqualTo("Request cancelled by user");
+    }
+
+    @Test
+    void theBeingProcessedAnswersSettleNothingAndThePushIsAskedAgain() {
+      daraja.faults().callbacks(Faults.CallbackMode.NEVER).stkQueriesBeingProcessed(1)
+          .stkQueriesStillUnderProcessing(1);
+      String requestId = accepted(phone());
+      String checkoutRequestId = logEntry(requestId).getString("checkoutRequestId");
+      ageOut(requestId);
+
+      sweep();
+      String afterBeingProcessed = status(requestId);
+      sweep();
+      String afterStillUnderProcessing = status(requestId);
+      sweep();
+
+      assertThat(afterBeingProcessed).isEqualTo("PENDING");
+      assertThat(afterStillUnderProcessing).as("ResultCode 4999 is no failure").isEqualTo("PENDING");
+      assertThat(status(requestId)).isEqualTo("SUCCESS");
+      assertThat(queriesAbout(checkoutRequestId)).hasSize(3);
+    }
+
+    @Test
+    void aCallbackAfterTheQuerySettledThePushChangesNothingAndItsReceiptIsKeptForOperators() {
+      String requestId = accepted(phone());
+      Posted callback = callbackOf(requestId); // Daraja posted it; it reaches us only now, after the query
+      ageOut(requestId);
+      sweep();
+      Document settled = push(requestId);
+
+      TestHttp.Response late = http().postJson(callback.path(), callback.body(), FROM_DARAJA);
+
+      assertThat(late.status()).isEqualTo(200);
+      assertThat(push(requestId)).isEqualTo(settled);
+      assertThat(settled.getString("status")).isEqualTo("SUCCESS");
+      assertThat(logEntry(requestId).getString("lateReceipt"))
+          .isEqualTo(JSON.readTree(callback.body()).path("Body").path("stkCallback").path("CallbackMetadata")
+              .path("Item").get(1).path("Value").asString());
+      assertThat(TopicRecorder.once(liveCollections(), requestId, "stk.succeeded")).hasSize(1);
+    }
+
+    @Test
+    void aPushItsCallbackSettledIsNeverQueried() {
+      String requestId = accepted(phone());
+      Posted callback = callbackOf(requestId);
+      assertThat(http().postJson(callback.path(), callback.body(), FROM_DARAJA).status()).isEqualTo(200);
+      Document settled = push(requestId);
+      ageOut(requestId);
+
+      sweep();
+
+      assertThat(queriesAbout(logEntry(requestId).getString("checkoutRequestId"))).isEmpty();
+      assertThat(push(requestId).getString("receipt")).isEqualTo(settled.getString("receipt")).isNotNull();
+    }
+
+    @Test
+    void aCallbackAndAQueryAnswerRacingSettleThePushOnce() {
+      String phone = phone();
+      String requestId = accepted(phone);
+      Posted callback = callbackOf(requestId);
+      StkPrompt prompt = new StkPrompt(OrganisationId.of(push(requestId).getString("organisationId")),
+          RequestId.parse(requestId), phone, new BigDecimal("10"), "KSH");
+
+      CompletableFuture<Void> query = CompletableFuture.runAsync(() -> rail.queryOutcome(prompt));
+      CompletableFuture<Void> secondQuery = CompletableFuture.runAsync(() -> rail.queryOutcome(prompt));
+      TestHttp.Response delivered = http().postJson(callback.path(), callback.body(), FROM_DARAJA);
+      CompletableFuture.allOf(query, secondQuery).join();
+
+      assertThat(delivered.status()).isEqualTo(200);
+      assertThat(status(requestId)).isEqualTo("SUCCESS");
+      assertThat(TopicRecorder.once(liveCollections(), requestId, "stk.succeeded")).hasSize(1);
+      assertThat(TopicRecorder.records(StackEnvironment.LIVE.topic(Topics.CALLBACKS), requestId, "callback.requested"))
+          .hasSize(1);
+    }
+
+    @Test
+    void anAnswerForWhatWasNotSentSettlesNothing() {
+      daraja.faults().callbacks(Faults.CallbackMode.NEVER);
+      String requestId = accepted(phone());
+      // the request log says Daraja was asked for another amount than the push's: its answer is not this push's
+      database.getCollection(StkRequestLog.COLLECTION).updateOne(Filters.eq("_id", requestId),
+          Updates.set("amount", new org.bson.types.Decimal128(new BigDecimal("20"))));
+      ageOut(requestId);
+
+      sweep();
+
+      assertThat(status(requestId)).isEqualTo("PENDING");
+    }
+
+    @Test
+    void aPushWhoseAcknowledgementWasLostIsLeftToOperatorsAndItsLateCallbackStillSettlesIt() {
+      activateSimulatorShortcode();
+      daraja.faults().answerAfter(Duration.ofMillis(2500)); // past the 2 s request timeout: UNKNOWN, yet processed
+      String requestId = create(UUID.randomUUID().toString(), phone());
+      await(() -> logEntry(requestId) != null && "UNKNOWN".equals(logEntry(requestId).getString("state")));
+      daraja.faults().answerAfter(Duration.ZERO);
+      Posted callback = callbackOf(requestId);
+      ageOut(requestId);
+
+      for (int i = 0; i < 4; i++) {
+        sweep();
+      }
+      JsonNode listed = http().get("/admin/v1/daraja/stk-pushes/unresolved", OPERATOR).json().get("data");
+
+      String checkoutRequestId = JSON.readTree(callback.body()).path("Body").path("stkCallback")
+          .path("CheckoutRequestID").asString();
+      assertThat(queriesAbout(checkoutRequestId)).as("we never learnt the CheckoutRequestID to ask about").isEmpty();
+      assertThat(status(requestId)).isEqualTo("PENDING");
+      JsonNode unresolved = listed.valueStream().filter(p -> p.get("requestId").asString().equals(requestId))
+          .findFirst().orElseThrow();
+      assertThat(unresolved.get("darajaState").asString()).isEqualTo("UNKNOWN");
+      assertThat(unresolved.get("questions").asInt()).isEqualTo(3);
+      assertThat(unresolved.get("amount").decimalValue()).isEqualByComparingTo("10");
+      assertThat(unresolved.get("why").asString()).contains("acknowledgement was lost");
+
+      TestHttp.Response late = http().postJson(callback.path(), callback.body(), FROM_DARAJA);
+
+      assertThat(late.status()).isEqualTo(200);
+      assertThat(push(requestId).getString("status")).isEqualTo("SUCCESS");
+      assertThat(push(requestId).getString("receipt")).isNotBlank();
+      assertThat(http().get("/admin/v1/daraja/stk-pushes/unresolved", OPERATOR).body()).doesNotContain(requestId);
+    }
+
+    @Test
+    void theUnresolvedListIsForOperatorsOnly() {
+      assertThat(http().get("/admin/v1/daraja/stk-pushes/unresolved", Map.of()).status()).isEqualTo(401);
+      assertThat(http().get("/admin/v1/daraja/stk-pushes/unresolved", merchant(UUID.randomUUID().toString()))
+          .status()).isEqualTo(401);
     }
   }
 }

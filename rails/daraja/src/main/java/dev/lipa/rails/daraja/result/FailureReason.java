@@ -13,6 +13,8 @@ public enum FailureReason {
   CANCELLED,
   /** The customer's phone could not be reached (off, busy, another session). */
   UNREACHABLE,
+  /** M-Pesa could not lock the customer's account: another transaction of theirs was in process (STK 1001). */
+  SUBSCRIBER_BUSY,
   /** The customer entered a wrong PIN. */
   WRONG_PIN,
   /** Below the minimum amount of a transaction. */

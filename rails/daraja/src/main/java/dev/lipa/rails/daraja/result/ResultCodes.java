@@ -36,15 +36,24 @@ public final class ResultCodes {
     fail(STK, "8", FailureReason.BALANCE_LIMIT_EXCEEDED, false,
         "Declined due to limit rule: would exceed the maximum balance.");
     fail(STK, "17", FailureReason.REPEATED_TOO_SOON, true, "Rule limited.");
+    fail(STK, "1001", FailureReason.SUBSCRIBER_BUSY, true,
+        "Unable to lock subscriber, a transaction is already in process for the current subscriber.");
     fail(STK, "1019", FailureReason.EXPIRED, true, "Transaction has expired.");
     fail(STK, "1025", FailureReason.PROMPT_FAILED, false, "An error occurred while sending a push request.");
     fail(STK, "1032", FailureReason.CANCELLED, true, "Request cancelled by user.");
     fail(STK, "1037", FailureReason.UNREACHABLE, true, "DS timeout user cannot be reached.");
+    // the same words as 1025, but a system error rather than a prompt too long: a new push can go through
+    fail(STK, "9999", FailureReason.PROMPT_FAILED, true, "An error occurred while sending a push request.");
     fail(STK, "2001", FailureReason.WRONG_PIN, true, "The initiator information is invalid.");
     fail(STK, "2028", FailureReason.NOT_PERMITTED, false,
         "The request is not permitted according to product assignment.");
     fail(STK, "8006", FailureReason.CREDENTIAL_LOCKED, false, "The security credential is locked.");
     fail(STK, "SFC_IC0003", FailureReason.RECEIVER_INVALID, false, "The operator does not exist.");
+    // not on the portal's page: STK Query's "still under processing", which integrators report from live Daraja (a
+    // ResultCode in a 200 answer, unlike the documented 500.001.1001 error). Read as a failure it would fail pushes the
+    // customer then pays; it is no verdict, so the push is asked about again
+    STK.put("4999", new ResultMeaning("4999", ResultMeaning.Outcome.UNSETTLED, null, false,
+        "The transaction is still under processing"));
 
     // B2C and B2B (BusinessToCustomer "Result Codes"; the generic codes 15, 17, 20, 26 of the older pages)
     ok(PAYOUT, "The service request is processed successfully.");

@@ -19,7 +19,8 @@ public record ResultMeaning(String code, Outcome outcome, FailureReason reason, 
     FAILED,
     /**
      * Not a verdict on the payment: B2C/B2B code 15, "Duplicate Detected", answers a request whose
-     * OriginatorConversationID Daraja has seen, which says nothing about the first one. Settle by Transaction Status.
+     * OriginatorConversationID Daraja has seen, which says nothing about the first one (settle by Transaction Status);
+     * STK code 4999, "still under processing", answers a query before the customer did (ask again).
      */
     UNSETTLED
   }

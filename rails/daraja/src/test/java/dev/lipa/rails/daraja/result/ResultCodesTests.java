@@ -15,7 +15,8 @@ class ResultCodesTests {
 
   @Test
   void everyStkCodeTheIssueNamesHasAReason() {
-    for (String code : new String[] {"1", "17", "1019", "1025", "1032", "1037", "2001"}) {
+    for (String code : new String[] {"1", "17", "1001", "1019", "1025", "1032", "1037", "2001",
+        "9999"}) {
       ResultMeaning m = ResultCodes.stk(code);
       assertThat(m.outcome()).as(code).isEqualTo(ResultMeaning.Outcome.FAILED);
       assertThat(m.reason()).as(code).isNotEqualTo(FailureReason.UNRECOGNISED);
@@ -51,6 +52,20 @@ class ResultCodesTests {
   @Test
   void aDuplicateDetectedIsNotAVerdictOnThePayment() {
     assertThat(ResultCodes.payout("15").outcome()).isEqualTo(ResultMeaning.Outcome.UNSETTLED);
+  }
+
+  @Test
+  void stkQuerysStillUnderProcessingIsNotAVerdictEither() {
+    assertThat(ResultCodes.stk("4999").outcome()).isEqualTo(ResultMeaning.Outcome.UNSETTLED);
+    assertThat(ResultCodes.stk("4999").reason()).isNull();
+  }
+
+  @Test
+  void aSubscriberLockedByAnotherTransactionIsWorthAnotherPushUnlikeATooLongPrompt() {
+    assertThat(ResultCodes.stk("1001").reason()).isEqualTo(FailureReason.SUBSCRIBER_BUSY);
+    assertThat(ResultCodes.stk("1001").retryWorthIt()).isTrue();
+    assertThat(ResultCodes.stk("9999").retryWorthIt()).isTrue();
+    assertThat(ResultCodes.stk("1025").retryWorthIt()).isFalse();
   }
 
   @Test
