@@ -35,6 +35,8 @@ public final class DelayedTasks implements AutoCloseable {
   private final Semaphore turns;
   private final ScheduledExecutorService timers;
   private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+  /** Set by {@link #close()}: a task that has not started by then never starts. */
+  private volatile boolean closing;
 
   public DelayedTasks(String timerName, Duration delay) {
     this(timerName, delay, DEFAULT_CONCURRENCY);
@@ -67,8 +69,15 @@ public final class DelayedTasks implements AutoCloseable {
     return concurrency;
   }
 
+  /**
+   * Stops: no timer fires any more, a task still waiting for its turn is dropped (like one whose timer never fired: the
+   * caller's overdue sweep answers for it, from this replica after a restart or from another), and the tasks running
+   * get at most 5 s to finish. Without the drop, a backlog of due tasks (after a broker's return, hundreds) kept
+   * running after the service's Kafka producer had closed, each writing its outcome and failing to publish it.
+   */
   @Override
   public void close() {
+    closing = true;
     timers.shutdownNow();
     workers.shutdown();
     try {
@@ -87,7 +96,9 @@ public final class DelayedTasks implements AutoCloseable {
       return;
     }
     try {
-      task.run();
+      if (!closing) {
+        task.run();
+      }
     } finally {
       turns.release();
     }

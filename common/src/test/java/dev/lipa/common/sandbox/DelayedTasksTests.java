@@ -45,6 +45,48 @@ class DelayedTasksTests {
   }
 
   @Test
+  void closingDropsTheTasksStillWaitingForATurnAndLetsTheRunningOnesFinish() throws InterruptedException {
+    // a backlog at shutdown: what has not started must not run after the service's producer has closed
+    AtomicInteger started = new AtomicInteger();
+    AtomicInteger afterClose = new AtomicInteger();
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch closed = new CountDownLatch(1);
+    DelayedTasks tasks = new DelayedTasks("test-timer", Duration.ofMillis(10), 2);
+    for (int i = 0; i < 50; i++) {
+      tasks.schedule(() -> {
+        started.incrementAndGet();
+        if (closed.getCount() == 0) {
+          afterClose.incrementAndGet();
+        }
+        try {
+          release.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+    }
+    await().atMost(Duration.ofSeconds(30)).until(() -> started.get() == 2);
+
+    // the running tasks finish a moment after the close began: their turns go to no waiting task
+    Thread releaser = Thread.ofVirtual().start(() -> {
+      try {
+        closed.await();
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      release.countDown();
+    });
+    closed.countDown();
+    tasks.close();
+    releaser.join(Duration.ofSeconds(30));
+
+    assertThat(started).as("tasks started in all").hasValue(2);
+    assertThat(afterClose).hasValue(0);
+    assertThat(tasks.schedule(() -> { })).as("scheduling after close").isFalse();
+  }
+
+  @Test
   void theDefaultBoundLeavesMostOfTheStoreConnectionPoolToRequests() {
     try (DelayedTasks tasks = new DelayedTasks("test-timer", Duration.ofMillis(10))) {
       // the store driver's pool holds 100 connections by default
