@@ -57,6 +57,12 @@ public final class DarajaSimulator implements AutoCloseable {
   /** The app, shortcode and initiator every simulator knows from the start (tests add their own). */
   public static final String CONSUMER_KEY = "sim-consumer-key";
   public static final String CONSUMER_SECRET = "sim-consumer-secret";
+  /**
+   * A second app, for the payouts of a platform whose collections use the first: a token generated for an app
+   * invalidates its earlier ones, so two services sharing one app would refuse each other's requests.
+   */
+  public static final String PAYOUTS_CONSUMER_KEY = "sim-payouts-consumer-key";
+  public static final String PAYOUTS_CONSUMER_SECRET = "sim-payouts-consumer-secret";
   public static final String SHORTCODE = "174379";
   /** The sandbox's published Lipa na M-Pesa Online passkey of shortcode 174379 (its Password example decodes to it). */
   public static final String PASSKEY = "bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919";
@@ -133,6 +139,7 @@ public final class DarajaSimulator implements AutoCloseable {
     server.createContext("/", this::handle);
     server.setExecutor(handlers);
     registerApp(CONSUMER_KEY, CONSUMER_SECRET);
+    registerApp(PAYOUTS_CONSUMER_KEY, PAYOUTS_CONSUMER_SECRET);
     registerShortcode(SHORTCODE, PASSKEY, new BigDecimal("1000000"));
     registerInitiator(INITIATOR, INITIATOR_PASSWORD);
     server.start();
@@ -244,6 +251,10 @@ public final class DarajaSimulator implements AutoCloseable {
       String body = readBody(exchange.getRequestBody());
       received.add(new Received(exchange.getRequestMethod(), path, body, clock.instant()));
       Answer answer = route(exchange, path, body);
+      // what was asked and answered, never the body (it holds passwords and security credentials)
+      log.info("{} {} -> {} {}", exchange.getRequestMethod(), path, answer.status(),
+          answer.body() == null ? "" : answer.body().path("OriginatorConversationID").asString(
+              answer.body().path("CheckoutRequestID").asString(answer.body().path("errorCode").asString(""))));
       Duration delay = faults.answerDelay;
       if (!path.startsWith("/oauth/") && !delay.isZero()) {
         sleep(delay); // processed already: the client that gives up now leaves a request that was received
@@ -644,6 +655,8 @@ public final class DarajaSimulator implements AutoCloseable {
     String originator = random.nextInt(1000, 9999) + "-" + sequence.incrementAndGet() + "-1";
     String conversationId = conversationId();
     Booked t = transactionId != null ? byReceipt.get(transactionId) : byOriginator.get(original);
+    log.info("Transaction Status about {}: {}", transactionId != null ? transactionId : original,
+        t == null ? "no such transaction" : t.kind() + " " + t.status() + " from " + t.shortcode());
     ObjectNode result;
     if (!credentialValid(initiator, credential)) {
       result = result("2001", "The initiator information is invalid.", originator, conversationId,

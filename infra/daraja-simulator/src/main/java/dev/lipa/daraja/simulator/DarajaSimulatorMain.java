@@ -27,7 +27,9 @@ public final class DarajaSimulatorMain {
       stopped.countDown();
     }, "daraja-simulator-stop"));
     System.out.println("Daraja simulator (TEST ONLY) on " + simulator.baseUrl());
-    System.out.println("consumer key " + DarajaSimulator.CONSUMER_KEY + ", secret " + DarajaSimulator.CONSUMER_SECRET);
+    System.out.println("consumer key " + DarajaSimulator.CONSUMER_KEY + ", secret " + DarajaSimulator.CONSUMER_SECRET
+        + " (a second app for payouts: " + DarajaSimulator.PAYOUTS_CONSUMER_KEY + ", "
+        + DarajaSimulator.PAYOUTS_CONSUMER_SECRET + ")");
     System.out.println("shortcode " + DarajaSimulator.SHORTCODE + ", passkey " + DarajaSimulator.PASSKEY);
     System.out.println("initiator " + DarajaSimulator.INITIATOR + ", password " + DarajaSimulator.INITIATOR_PASSWORD
         + " (encrypt it with the certificate below)");

@@ -10,7 +10,8 @@ import tools.jackson.databind.JsonNode;
  * The simulator's own API under {@value #PREFIX}, for what drives a running simulator from outside its JVM (a demo
  * with {@code ./platform up --daraja-simulator}, the platform's system test): {@code POST /simulator/v1/faults} sets
  * fault modes, {@code POST /simulator/v1/reset} clears them and the scripts, {@code POST /simulator/v1/scripts} scripts
- * a customer's or a receiver's result code. Nothing like it exists at Safaricom; the simulator listens on loopback only.
+ * a customer's or a receiver's result code, {@code GET /simulator/v1/received} counts the requests received per API
+ * path. Nothing like it exists at Safaricom; the simulator listens on loopback only.
  */
 final class SimulatorControl {
 
@@ -38,8 +39,11 @@ final class SimulatorControl {
   }
 
   Outcome handle(String method, String path, JsonNode body) {
+    if ("GET".equals(method) && path.equals(PREFIX + "received")) {
+      return received();
+    }
     if (!"POST".equals(method)) {
-      return Outcome.refused(405, "POST only");
+      return Outcome.refused(405, "POST only (GET for received)");
     }
     return switch (path.substring(PREFIX.length())) {
       case "faults" -> faults(body);
@@ -104,6 +108,17 @@ final class SimulatorControl {
       return Outcome.refused(400, "phone or receiver is required");
     }
     return Outcome.ok(state());
+  }
+
+  /** How many requests each Daraja API path has received so far (since the last reset). */
+  private Outcome received() {
+    Map<String, Long> counts = new java.util.TreeMap<>();
+    for (DarajaSimulator.Received r : simulator.received()) {
+      if (!r.path().startsWith(PREFIX)) {
+        counts.merge(r.path(), 1L, Long::sum);
+      }
+    }
+    return Outcome.ok(Map.of("received", counts));
   }
 
   private Map<String, Object> state() {

@@ -85,9 +85,24 @@ class SimulatorControlIntegrationTests {
   }
 
   @Test
+  void countsTheRequestsEachApiPathReceived() throws Exception {
+    HTTP.send(HttpRequest.newBuilder(URI.create(simulator.baseUrl() + "/mpesa/b2c/v3/paymentrequest"))
+        .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+
+    HttpResponse<String> counts = get("/simulator/v1/received");
+
+    assertThat(counts.statusCode()).isEqualTo(200);
+    assertThat(counts.body()).contains("\"/mpesa/b2c/v3/paymentrequest\":1").doesNotContain("/simulator/");
+  }
+
+  private static HttpResponse<String> get(String path) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(simulator.baseUrl() + path)).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
   void answersOnlyPostAndKnownPaths() throws Exception {
-    HttpResponse<String> get = HTTP.send(HttpRequest.newBuilder(URI.create(simulator.baseUrl() + "/simulator/v1/faults"))
-        .GET().build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> get = get("/simulator/v1/faults");
 
     assertThat(get.statusCode()).isEqualTo(405);
     assertThat(post("/simulator/v1/other", "{}").statusCode()).isEqualTo(404);

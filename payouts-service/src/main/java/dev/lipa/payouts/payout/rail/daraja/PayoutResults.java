@@ -155,8 +155,7 @@ public class PayoutResults {
   private Verdict transactionStatus(PayoutRequestLog.Entry payout, DarajaResult result) {
     TransactionStatusReport report = TransactionStatusReport.of(result);
     if (!(report instanceof TransactionStatusReport.Completed completed)) {
-      log.info("Transaction Status answered {} about payout {}: nothing settled", report.getClass().getSimpleName(),
-          payout.requestId());
+      log.info("Transaction Status answered {} about payout {}: nothing settled", report, payout.requestId());
       return Verdict.ACCEPTED;
     }
     if (completed.originatorConversationId() != null
