@@ -10,6 +10,7 @@ import dev.lipa.common.testsupport.RawHttp;
 import dev.lipa.common.testsupport.TestHttp;
 import java.io.IOException;
 import java.io.InputStream;
+import java.math.BigDecimal;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -90,6 +91,13 @@ class PlatformSystemTests {
     traces = OtlpReceiver.start();
     ENV.put("LIPA_OTLP_ENDPOINT", traces.endpoint());
     ENV.put("LIPA_TRACING_SAMPLING", "1.0");
+    // the live stack's questions to Daraja come soon: a payment pending 5 s is asked about, a Daraja answer later than
+    // 2 s leaves a payout UNKNOWN (settled by Transaction Status)
+    ENV.put("LIPA_COLLECTIONS_OVERDUE_AFTER", "5s");
+    ENV.put("LIPA_PAYOUTS_OVERDUE_AFTER", "5s");
+    ENV.put("LIPA_COLLECTIONS_OVERDUE_SWEEPINTERVAL", "2s");
+    ENV.put("LIPA_PAYOUTS_OVERDUE_SWEEPINTERVAL", "2s");
+    ENV.put("LIPA_PAYOUTS_DARAJA_REQUESTTIMEOUT", "2s");
 
     merchant = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     merchant.createContext("/callbacks", exchange -> {
@@ -106,7 +114,8 @@ class PlatformSystemTests {
     });
     merchant.start();
 
-    Result up = OBSERVE ? platform("up", "--observe") : platform("up");
+    // the live stack too, with the Daraja simulator as its M-Pesa (the second up, after down, is the sandbox alone)
+    Result up = OBSERVE ? platform("up", "--observe", "--daraja-simulator") : platform("up", "--daraja-simulator");
     assertThat(up.exitCode).as("./platform up").isZero();
     gateway = new TestHttp("http://localhost:" + GATEWAY_PORT);
   }
@@ -325,10 +334,93 @@ class PlatformSystemTests {
     assertThat(unseen).as("metrics of the rules and the dashboard the local Prometheus has no series of").isEmpty();
     TestHttp.Response up = prometheus.get("/api/v1/query?query=up", Map.of());
     assertThat(up.json().path("data").path("result").findValuesAsString("component"))
-        .as("every service replica is a target").hasSize(6);
+        .as("every service replica is a target, the live stack's too").containsExactlyInAnyOrder("auth-service",
+            "callback-dispatcher", "callback-dispatcher-live", "checkout-service", "checkout-service-live",
+            "collections-service", "collections-service-live", "gateway", "payouts-service", "payouts-service-live");
     TestHttp.Response rules = prometheus.get("/api/v1/rules", Map.of());
     assertThat(rules.body()).contains("OutboxBacklogGrowing", "CallbacksDying", "ConsumerLagHigh", "ErrorRatioHigh",
         "DeadLettersWaiting");
+  }
+
+  /**
+   * A merchant with a live key, through the gateway, against the Daraja simulator: an STK push paid by the customer
+   * (Daraja's callback through the gateway's /daraja/v1 route) credits the live balance, which pays out by B2C (send
+   * money) and B2B (till, paybill), each settled by its Daraja result.
+   */
+  @Test
+  @Order(3)
+  void aLiveKeysPushAndPayoutsCompleteAgainstTheDarajaSimulatorThroughTheGateway() throws Exception {
+    LiveStackChecks live = live();
+    BigDecimal opening = live.available();
+
+    JsonNode push = live.awaitFinal("stk", live.stkPush(LiveStackChecks.PAYING_PHONE, 1000));
+    assertThat(push.path("status").asString()).as(push.toString()).isEqualTo("SUCCESS");
+    live.awaitAvailable(opening.add(new BigDecimal("1000")));
+
+    JsonNode b2c = live.awaitFinal("send-money", live.sendMoney(LiveStackChecks.PAYING_PHONE, 100));
+    JsonNode till = live.awaitFinal("till", live.payTill("600100", 50));
+    JsonNode paybill = live.awaitFinal("paybill", live.payPaybill("600200", "ACC7", 70));
+
+    assertThat(List.of(b2c, till, paybill)).extracting(r -> r.path("status").asString())
+        .as("%s %s %s", b2c, till, paybill).containsOnly("SUCCESS");
+    live.awaitAvailable(opening.add(new BigDecimal("780")));
+  }
+
+  /**
+   * A B2C request whose answer came after the rail's timeout is UNKNOWN, never sent again: with its result lost too,
+   * only Transaction Status on its OriginatorConversationID settles it, and the simulator paid it once.
+   */
+  @Test
+  @Order(3)
+  void aLivePayoutWhoseAnswerAndResultWereLostIsSettledByTransactionStatus() throws Exception {
+    LiveStackChecks live = live();
+    BigDecimal opening = live.available();
+    JsonNode credited = live.awaitFinal("stk", live.stkPush(LiveStackChecks.PAYING_PHONE, 300));
+    assertThat(credited.path("status").asString()).isEqualTo("SUCCESS");
+    live.awaitAvailable(opening.add(new BigDecimal("300")));
+
+    String payout = live.underFaults("{\"answerAfterMillis\":4000,\"callbacks\":\"NEVER\"}",
+        "/mpesa/b2c/v3/paymentrequest", () -> live.sendMoney(LiveStackChecks.PAYING_PHONE, 120));
+
+    JsonNode settled = live.awaitFinal("send-money", payout);
+    assertThat(settled.path("status").asString()).as(settled.toString()).isEqualTo("SUCCESS");
+    live.awaitAvailable(opening.add(new BigDecimal("180")));
+  }
+
+  /**
+   * Daraja never sends the callback of a paid push again: with it lost, the platform's own STK Query (its overdue
+   * sweep) settles the push, and the merchant's balance is credited once.
+   */
+  @Test
+  @Order(3)
+  void aLivePushWhoseCallbackNeverCameIsSettledByReconciliation() throws Exception {
+    LiveStackChecks live = live();
+    BigDecimal opening = live.available();
+
+    String push = live.underFaults("{\"callbacks\":\"NEVER\"}", "/mpesa/stkpush/v1/processrequest",
+        () -> live.stkPush(LiveStackChecks.PAYING_PHONE, 250));
+
+    JsonNode settled = live.awaitFinal("stk", push);
+    assertThat(settled.path("status").asString()).as(settled.toString()).isEqualTo("SUCCESS");
+    live.awaitAvailable(opening.add(new BigDecimal("250")));
+  }
+
+  private static LiveStackChecks liveChecks;
+
+  private static synchronized LiveStackChecks live() throws IOException {
+    if (liveChecks == null) {
+      JsonNode key = LiveStackChecks.issueLiveKey(gateway, credentials().path("organisationId").asString(),
+          Files.readString(VAR.resolve("operator-token")).strip());
+      TestHttp.Response token = gateway.postJson("/api/v1/get-token", TestHttp.json(Map.of(
+          "apiKey", key.path("apiKey").asString(), "apiSecret", key.path("apiSecret").asString())), Map.of());
+      assertThat(token.status()).as(token.body()).isEqualTo(200);
+      String accessToken = token.json().path("data").path("access_token").asString();
+      issuedTokens.add(accessToken);
+      int simulatorPort = Ports.declared().stream().filter(p -> p.listener().equals("daraja-simulator")).findFirst()
+          .orElseThrow().defaultPort() + PORT_OFFSET;
+      liveChecks = new LiveStackChecks(gateway, "http://127.0.0.1:" + simulatorPort, accessToken);
+    }
+    return liveChecks;
   }
 
   @Test

@@ -1,0 +1,150 @@
+package dev.lipa.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lipa.common.testsupport.TestHttp;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.awaitility.Awaitility;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * What the system test checks on the live stack of {@code ./platform up --daraja-simulator}, through the gateway as a
+ * merchant with a live key would: an STK push paid on the simulator, the balance it credits, and a payout of each kind
+ * from that balance, each settled by Daraja's callback or result; and the cases no callback settles (a callback the
+ * simulator never sends, a payout whose answer came too late), settled by the platform's own questions to Daraja.
+ */
+final class LiveStackChecks {
+
+  /** A number the simulator's customer pays from (Daraja's test number). */
+  static final String PAYING_PHONE = "254708374149";
+  static final Duration SETTLED = Duration.ofSeconds(60);
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final TestHttp gateway;
+  private final String simulator;
+  private final Map<String, String> merchant;
+
+  LiveStackChecks(TestHttp gateway, String simulatorUrl, String liveToken) {
+    this.gateway = gateway;
+    this.simulator = simulatorUrl;
+    this.merchant = TestHttp.bearer(liveToken);
+  }
+
+  /** A live API key for the organisation, issued through the gateway's operator API: {apiKey, apiSecret}. */
+  static JsonNode issueLiveKey(TestHttp gateway, String organisationId, String operatorToken) {
+    TestHttp.Response key = gateway.postJson("/admin/v1/organisations/" + organisationId + "/api-keys",
+        "{\"environment\":\"live\"}", Map.of("X-Operator-Token", operatorToken));
+    assertThat(key.status()).as(key.body()).isEqualTo(201);
+    assertThat(key.json().path("data").path("environment").asString()).isEqualTo("live");
+    return key.json().path("data");
+  }
+
+  String stkPush(String phone, int amount) {
+    return created("/api/v1/stk/new", """
+        {"description":"Order 7","phoneNumber":"%s","amount":%d,"accountReference":"INV7",
+         "callbackUrl":"https://merchant.example/callbacks/stk"}""".formatted(phone, amount));
+  }
+
+  String sendMoney(String phone, int amount) {
+    return created("/api/v1/send-money", """
+        {"phoneNumber":"%s","amount":%d,"remarks":"salary","occasion":"June",
+         "callbackUrl":"https://merchant.example/callbacks/b2c"}""".formatted(phone, amount));
+  }
+
+  String payTill(String till, int amount) {
+    return created("/api/v1/till", """
+        {"businessNumber":"%s","amount":%d,"callbackUrl":"https://merchant.example/callbacks/till"}"""
+        .formatted(till, amount));
+  }
+
+  String payPaybill(String paybill, String account, int amount) {
+    return created("/api/v1/paybill", """
+        {"businessNumber":"%s","accountNumber":"%s","amount":%d,"remarks":"rent","occasion":"June",
+         "callbackUrl":"https://merchant.example/callbacks/paybill"}""".formatted(paybill, account, amount));
+  }
+
+  private String created(String path, String body) {
+    TestHttp.Response response = gateway.postJson(path, body, merchant);
+    assertThat(response.status()).as("POST %s: %s", path, response.body()).isEqualTo(201);
+    return response.json().path("data").path("requestId").asString();
+  }
+
+  /** Waits until the record of {@code kind} (stk, send-money, till, paybill) is final, and returns it. */
+  JsonNode awaitFinal(String kind, String requestId) {
+    JsonNode[] record = new JsonNode[1];
+    Awaitility.await().atMost(SETTLED).pollInterval(Duration.ofMillis(300)).until(() -> {
+      TestHttp.Response response = gateway.get("/api/v1/" + kind + "/single?requestId=" + requestId, merchant);
+      assertThat(response.status()).as(response.body()).isEqualTo(200);
+      record[0] = response.json().path("data");
+      return !"PENDING".equals(record[0].path("status").asString());
+    });
+    return record[0];
+  }
+
+  BigDecimal available() {
+    TestHttp.Response response = gateway.get("/api/v1/balance", merchant);
+    assertThat(response.status()).as(response.body()).isEqualTo(200);
+    for (JsonNode balance : response.json().path("data")) {
+      if ("KSH".equals(balance.path("currency").asString())) {
+        return balance.path("available").decimalValue();
+      }
+    }
+    return BigDecimal.ZERO;
+  }
+
+  void awaitAvailable(BigDecimal expected) {
+    Awaitility.await().atMost(SETTLED).pollInterval(Duration.ofMillis(300))
+        .untilAsserted(() -> assertThat(available()).isEqualByComparingTo(expected));
+  }
+
+  /**
+   * Runs {@code send} under the simulator's fault modes until the simulator has received one more request on
+   * {@code apiPath} (the rail sends after the 201, from its Kafka listener), then clears the faults, so that what the
+   * platform asks afterwards (a query, a Transaction Status) meets a working Daraja.
+   */
+  String underFaults(String faults, String apiPath, Supplier<String> send) {
+    long before = received(apiPath);
+    control("faults", faults);
+    try {
+      String requestId = send.get();
+      Awaitility.await().atMost(SETTLED).pollInterval(Duration.ofMillis(100))
+          .until(() -> received(apiPath) > before);
+      return requestId;
+    } finally {
+      control("reset", "");
+    }
+  }
+
+  private long received(String apiPath) {
+    return JSON.readTree(call("GET", "received", null)).path("received").path(apiPath).asLong(0);
+  }
+
+  private void control(String what, String body) {
+    call("POST", what, body);
+  }
+
+  private String call(String method, String what, String body) {
+    try {
+      HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(simulator + "/simulator/v1/" + what))
+          .header("Content-Type", "application/json");
+      request = body == null ? request.GET() : request.POST(HttpRequest.BodyPublishers.ofString(body));
+      HttpResponse<String> answer = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+      return answer.body();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
