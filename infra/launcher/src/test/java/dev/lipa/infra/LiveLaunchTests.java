@@ -58,11 +58,12 @@ class LiveLaunchTests {
 
     String collections = launchLine(output, "collections-service-live");
     assertThat(collections).contains("-Dlipa.component=collections-service-live", "--server.port=8283",
-        "--lipa.environment=live", "app-live.jsa", "/app/collections-service/collections-service.jar");
+        "--lipa.environment=live", "/collections-service/target/app-", "/collections-service.jar")
+        .as("the live replica maps its build's archive, never writes one").doesNotContain("AutoCreateSharedArchive");
     assertThat(launchLine(output, "checkout-service-live"))
         .as("its calls to collections go to the live one, its callbacks are held to the SSRF guard")
         .endsWith("| http://127.0.0.1:8283 false");
-    assertThat(launchLine(output, "collections-service")).doesNotContain("--lipa.environment=live", "app-live.jsa")
+    assertThat(launchLine(output, "collections-service")).doesNotContain("--lipa.environment=live")
         .endsWith("| http://127.0.0.1:8083 true");
   }
 
