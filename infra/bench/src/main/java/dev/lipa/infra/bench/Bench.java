@@ -8,6 +8,7 @@ import java.math.MathContext;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,18 +22,20 @@ import java.util.concurrent.TimeUnit;
  * {@code ./platform bench}: drives STK pushes through the gateway of the running local platform at fixed arrival rates
  * (open model), counts the callbacks a local receiver gets, reconciles every accepted push with exactly one callback,
  * reads the store's write counters, the broker's offsets and the processes' resident memory, and runs a reference
- * pipeline (the bare essential work of a payment) at the same rates to print the platform's throughput as a fraction
- * of it. See {@link BenchOptions#USAGE} and docs/performance.md.
+ * payment (a bare pipeline doing per payment only the platform's essential work, {@link ReferencePipeline}) to print
+ * the platform's sustained rate as a fraction of its. See {@link BenchOptions#USAGE} and docs/performance.md.
  *
- * <p>The phases, in order: {@link WarmUp}, {@link PlatformSteps} (with the {@link StoreKill} probe when asked),
- * {@link Reconciliation}, the work, CPU and memory per payment ({@link Report}, {@link CpuReport}),
- * {@link ReferenceRun}, and {@link Targets}.
+ * <p>The phases, in order: {@link WarmUp}, then once or {@code --repeat} times a {@link Repetition}:
+ * {@link PlatformSteps} (with the {@link StoreKill} probe when asked), {@link Reconciliation}, the work, CPU and memory
+ * per payment ({@link Report}, {@link CpuReport}), {@link ReferenceRun}, the two side by side ({@link Comparison}) and
+ * {@link Targets}; after repeated runs, their medians with the spread.
  */
 public final class Bench {
 
   private final BenchOptions options;
   private final String runId = UUID.randomUUID().toString().substring(0, 8);
-  private final Map<String, Integer> acceptedStep = new ConcurrentHashMap<>();
+  /** Where the reference's sandbox delay came from, for the header. */
+  private String referenceDelaySource = "";
 
   private Bench(BenchOptions options) {
     this.options = options;
@@ -78,76 +81,89 @@ public final class Bench {
         PlatformProbe probe = new PlatformProbe(options.mongo(), options.kafka(), options.var());
         CallbackCounter callbacks = new CallbackCounter(0, runId);
         OutcomeWatcher outcomes = new OutcomeWatcher(options.kafka());
-        ReferenceProcess reference = options.reference() ? ReferenceProcess.start(options) : null;
+        ReferenceProcess reference = options.reference() ? startReference(probe) : null;
+        // the reference's outcomes, on its own topic (which the pipeline has created by now)
+        OutcomeWatcher referenceOutcomes = reference != null
+            ? new OutcomeWatcher(options.kafka(), ReferencePipeline.TOPIC) : null;
         ProcessSamples samples = new ProcessSamples(probe)) {
-      Run run = new Run(options, new OpenLoad(options.connections(), options.maxInFlight(),
-          TimeUnit.MILLISECONDS.toNanos(options.timeoutMillis())), probe, callbacks, outcomes, acceptedStep);
+      OpenLoad load = new OpenLoad(options.connections(), options.maxInFlight(),
+          TimeUnit.MILLISECONDS.toNanos(options.timeoutMillis()));
       String backend = probe.storeBackend();
       Map<String, Long> memoryBefore = probe.residentMemory();
-      printHeader(credentials.gatewayUrl(), backend, memoryBefore, callbacks.url());
+      printHeader(credentials.gatewayUrl(), backend, memoryBefore, callbacks.url(), reference);
       say("  the organisation's request limit is %d/s for this run (it had %s; put back at the end)",
           RequestLimit.BENCH_REQUESTS_PER_SECOND, requestLimit.previous());
-      PlatformProbe.StoreWrites writesBefore = probe.storeWrites();
-      Map<String, Long> offsetsBefore = probe.topicEndOffsets();
+      WorkCounters before = WorkCounters.read(probe);
 
-      OpenLoad.Target platform = StkRequests.platform(credentials.gatewayUrl(), tokens, callbacks.url(), acceptedStep);
+      Run run = new Run(options, load, probe, callbacks, outcomes, new ConcurrentHashMap<>());
       say("");
       say("== platform: STK pushes through the gateway (open model; latency from each request's intended start)");
       say(Report.STEP_HEADER);
-      WarmUp.run(run, samples, platform);
+      WarmUp.run(run, samples, platformTarget(credentials, tokens, run));
       StoreKill storeKill = options.killsStore() ? startStoreKill(run) : null;
-      PlatformSteps.Measured measured = PlatformSteps.run(run, samples, platform);
-      if (storeKill != null) {
-        storeKill.awaitRestart();
+      Repetition.Shared shared = new Repetition.Shared(samples, reference, backend, memoryBefore);
+      List<SideFigures> platformRuns = new ArrayList<>();
+      List<SideFigures> referenceRuns = new ArrayList<>();
+      List<String> failures = new ArrayList<>();
+      for (int number = 1; number <= options.repeat(); number++) {
+        String title = options.repeat() == 1 ? "this run" : "run " + number + " of " + options.repeat();
+        if (number > 1) {
+          // each run has its own callback path and accepted payments, so its reconciliation is its own
+          run = new Run(options, load, probe, callbacks.alongside("platform-" + number, null), outcomes,
+              new ConcurrentHashMap<>());
+          before = WorkCounters.read(probe);
+          say("");
+          say("== platform, %s", title);
+          say(Report.STEP_HEADER);
+        }
+        Run referenceRun = reference == null ? null : new Run(options, load, probe,
+            callbacks.alongside("reference-" + number, reference.signingKey()), referenceOutcomes,
+            new ConcurrentHashMap<>());
+        Repetition.Result result = Repetition.measure(title, shared, run, platformTarget(credentials, tokens, run),
+            before, referenceRun, number == 1, storeKill);
+        // their callbacks are reconciled: the counters of this run give their paths back
+        if (run.callbacks() != callbacks) {
+          run.callbacks().close();
+        }
+        if (referenceRun != null) {
+          referenceRun.callbacks().close();
+        }
+        platformRuns.add(result.platform());
+        if (result.reference() != null) {
+          referenceRuns.add(result.reference());
+        }
+        if (!result.ok()) {
+          failures.add((options.repeat() == 1 ? "" : title + ": ") + result.failure());
+        }
       }
-
-      Reconciliation reconciliation = Reconciliation.await(acceptedStep, callbacks, options.graceMillis());
-      // the dispatcher writes its delivery log just after each callback: let it settle before counting writes
-      Thread.sleep(2000);
-      PlatformProbe.StoreWrites platformWrites = probe.storeWrites().minus(writesBefore);
-      Map<String, Long> platformRecords = Report.diff(probe.topicEndOffsets(), offsetsBefore);
-      Map<String, Long> memoryAfter = probe.residentMemory();
-      long acceptedTotal = acceptedStep.size();
-
-      PlatformSteps.printFinal(run, measured);
-      reconciliation.print(acceptedTotal, callbacks);
-      if (storeKill != null) {
-        storeKill.print();
+      if (options.repeat() > 1) {
+        Comparison.printSummary(platformRuns, referenceRuns);
       }
-      say("");
-      say("== work per accepted payment (%d accepted, warm-up included; counted by the store and the broker)",
-          acceptedTotal);
-      Report.printWrites(platformWrites, acceptedTotal, ReferencePipeline.DATABASE);
-      Report.printRecords(platformRecords, acceptedTotal, ReferencePipeline.TOPIC);
-      say("");
-      say("== CPU per accepted payment, by process (ms of CPU time over each step, /proc/<pid>/stat)");
-      CpuReport.printCpu(measured.steps(), measured.cpu());
-      CpuReport.printJit(measured.steps(), measured.jit(), Runtime.getRuntime().availableProcessors());
-      say("");
-      say("== resident memory of the local platform (PSS of var/run/*.pid: shared pages counted once)");
-      // the platform's own peak: the reference pipeline's scratch documents, which the store holds until the end of
-      // its run, are not the platform's memory
-      long platformPeakMemory = samples.peakMemory();
-      Report.printMemory(memoryBefore, memoryAfter, platformPeakMemory);
-
-      List<Step> referenceSteps = List.of();
-      if (reference != null) {
-        referenceSteps = ReferenceRun.run(run, samples, reference);
-        say("");
-        say("== platform / reference");
-        Targets.printRatio(measured.steps(), referenceSteps);
-      }
-      say("");
-      say("== targets (issue 7), this run; store backend: %s", backend);
-      Targets.printTargets(measured.steps(), referenceSteps, reconciliation.lost(), platformPeakMemory, backend,
-          callbacks, outcomes, acceptedStep);
       if (tokens.renewalProblem() != null) {
         say("  note: renewing a token failed once: %s", tokens.renewalProblem());
       }
-      return verdict(acceptedTotal, reconciliation, storeKill);
+      return verdict(failures, storeKill != null);
     } finally {
       clientExecutor.shutdownNow();
     }
+  }
+
+  /** STK pushes through the gateway, with their callbacks to the run's counter, accepted into the run's map. */
+  private static OpenLoad.Target platformTarget(SandboxCredentials credentials, TokenPool tokens, Run run) {
+    return StkRequests.platform(credentials.gatewayUrl(), tokens, run.callbacks().url(), run.acceptedStep());
+  }
+
+  /** The reference payment's process, waiting as long as the running platform's sandbox rail does. */
+  private ReferenceProcess startReference(PlatformProbe probe) throws IOException, InterruptedException {
+    SandboxDelay.Found delay;
+    if (options.referenceOutcomeDelayGiven()) {
+      delay = new SandboxDelay.Found(Duration.ofMillis(options.referenceOutcomeDelayMillis()),
+          "--reference-outcome-delay");
+    } else {
+      delay = SandboxDelay.of(probe.pids().get("collections-service"));
+    }
+    referenceDelaySource = delay.source();
+    return ReferenceProcess.start(options, delay.delay(), WebhookSigning.newSecret());
   }
 
   private RequestLimit raiseRequestLimit(HttpClient http, SandboxCredentials credentials)
@@ -183,27 +199,20 @@ public final class Bench {
     return storeKill;
   }
 
-  /**
-   * 0 when every accepted push got exactly one callback, else 1. With the store killed, a callback may be delivered
-   * twice (its delivery was not recorded before the kill), but only as a redelivery of the same webhook-id, which
-   * merchants deduplicate on; nothing may be lost, and the outage answers 503, never 500.
-   */
-  private static int verdict(long accepted, Reconciliation reconciliation, StoreKill storeKill) {
-    boolean ok = storeKill == null
-        ? accepted > 0 && reconciliation.lost() == 0 && reconciliation.duplicated() == 0
-        : accepted > 0 && reconciliation.lost() == 0 && reconciliation.duplicatedAsNew() == 0
-            && storeKill.serverErrors() == 0;
+  /** 0 when every run passed (every accepted push got exactly one callback, the reference's too), else 1. */
+  private static int verdict(List<String> failures, boolean storeKilled) {
     say("");
-    say(ok ? storeKill == null ? "bench: OK (every accepted push got exactly one callback)"
-            : "bench: OK (store killed: nothing lost, duplicates only as redeliveries, no 500)"
-        : accepted == 0 ? "bench: FAILED (no push was accepted)"
-        : "bench: FAILED (%d lost, %d duplicated callbacks, %d with new webhook-ids%s)".formatted(reconciliation.lost(),
-            reconciliation.duplicated(), reconciliation.duplicatedAsNew(),
-            storeKill == null ? "" : ", " + storeKill.serverErrors() + " 5xx other than 503 in the outage"));
-    return ok ? 0 : 1;
+    if (failures.isEmpty()) {
+      say(storeKilled ? "bench: OK (store killed: nothing lost, duplicates only as redeliveries, no 500)"
+          : "bench: OK (every accepted push got exactly one callback)");
+      return 0;
+    }
+    say("bench: FAILED (%s)", String.join("; ", failures));
+    return 1;
   }
 
-  private void printHeader(String gatewayUrl, String backend, Map<String, Long> rss, String callbackUrl) {
+  private void printHeader(String gatewayUrl, String backend, Map<String, Long> rss, String callbackUrl,
+      ReferenceProcess reference) {
     say("Lipa bench %s (run %s)%s", Instant.now(), runId, options.smoke() ? " --smoke" : "");
     say("  machine: %s", Machine.describe());
     say("  platform: gateway %s, store backend: %s, platform memory (PSS) %s in %d processes",
@@ -217,6 +226,15 @@ public final class Bench {
             : String.format(Locale.ROOT, "%.0f s", options.warmupMillis() / 1000.0),
         options.steps().stream().map(Report::rate).toList(), options.stepMillis() / 1000.0,
         options.timeoutMillis() / 1000.0, callbackUrl);
+    if (reference != null) {
+      say("  reference payment: steps %s req/s; outcomes %d ms after the accept (%s)",
+          options.referenceSteps().stream().map(Report::rate).toList(), reference.outcomeDelay().toMillis(),
+          referenceDelaySource);
+    }
+    if (options.repeat() > 1) {
+      say("  the measured part (platform and reference steps) runs %d times after one warm-up; medians at the end",
+          options.repeat());
+    }
     say("  the bench itself (load generator, callback receiver, Kafka reader) runs on the same machine");
   }
 }

@@ -26,7 +26,14 @@ record BenchOptions(
     boolean smoke,
     long killStoreAtMillis,
     long storeDownMillis,
-    Path platformCommand) {
+    Path platformCommand,
+    int repeat,
+    long referenceOutcomeDelayMillis) {
+
+  /** The most {@code --repeat} allows: each repetition is a whole measured run. */
+  static final int MAX_REPEAT = 20;
+  /** The longest {@code --reference-outcome-delay}: ten minutes, far beyond any sandbox setting. */
+  static final double MAX_OUTCOME_DELAY_SECONDS = 600;
 
   static final String USAGE = """
       usage: ./platform bench [options]   (against the running local platform: ./platform up first)
@@ -38,9 +45,17 @@ record BenchOptions(
         --warmup-settle 0.10             the warm-up runs in slices of 30 s and ends early (after 60 s at
                                          least) once the platform's JIT compiled for less than this share of
                                          the machine's time in a slice; 0 runs the whole --warmup-seconds
-        --reference-steps <rates>        rates for the reference pipeline (default: the same steps)
-        --reference-warmup-seconds 30    warm-up of the reference pipeline at the warm-up rate
-        --no-reference                   skip the reference pipeline
+        --reference-steps <rates>        rates for the reference payment (default: the same steps)
+        --reference-warmup-seconds 30    warm-up of the reference payment at the warm-up rate
+        --reference-outcome-delay <s>    the reference's sandbox delay from accept to outcome, in seconds or with a
+                                         unit (300ms, 3s); default: what the running collections-service uses
+                                         (its LIPA_COLLECTIONS_SANDBOX_OUTCOMEDELAY or SANDBOX_OUTCOME_DELAY), else 3 s
+        --no-reference                   skip the reference payment: a bare pipeline on the same store and broker
+                                         doing per payment only the platform's essential work (accept, outcome
+                                         after the sandbox delay, ledger credit, signed callback and its delivery)
+        --repeat 1                       run the measured part (platform steps and reference steps; the warm-up
+                                         once, before the first) this many times, 1 to 20, and print per step the
+                                         median and the spread (min-max) of the key figures
         --grace-seconds 60               how long to wait for the last callbacks before reconciling
         --timeout-seconds 10             a request not answered by then counts as a timeout
         --connections 256                keep-alive connections the client sends over (a request due while all
@@ -52,12 +67,17 @@ record BenchOptions(
                                          long after the first step starts (after the warm-up), start it again with
                                          ./platform up after --store-down, and keep offering load throughout; the
                                          answers during the outage are counted by status, and the reconciliation
-                                         says what was lost or duplicated (make the steps outlast the outage)
+                                         says what was lost or duplicated (make the steps outlast the outage);
+                                         it runs once, never with --repeat
         --store-down <seconds>           how long the store stays down (default 10)
         --mongo <uri> --kafka <host:port> --var <dir> --credentials <file> --platform <script>
                                          (./platform passes these)
+      The reference payment runs after the platform's steps, on the same store and broker, and the two are printed
+      side by side per step (accepted/s, sustained: >= 99% accepted and p99 < 1 s, p50/p99/p99.9, outcome -> callback
+      p99, CPU ms per payment; store writes and Kafka records per payment, each side on its own databases and topics;
+      lost and duplicated callbacks) with the ratio of the sustained rates, platform / reference (target >= 0.5).
       The store backend is the running platform's: LIPA_STORE_BACKEND=memory ./platform up starts the memory one.
-      Exit status 1 when an accepted request did not get exactly one callback.
+      Exit status 1 when an accepted request (the reference's included) did not get exactly one callback.
       """;
 
   static BenchOptions parse(String[] args) {
@@ -86,6 +106,8 @@ record BenchOptions(
     double killStoreAt = -1;
     double storeDown = 10;
     Path platformCommand = Path.of("platform");
+    int repeat = 1;
+    long referenceOutcomeDelayMillis = -1;
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       switch (arg) {
@@ -113,14 +135,16 @@ record BenchOptions(
         case "--warmup-settle" -> warmupSettle = number(value(args, ++i, arg), arg);
         case "--reference-warmup-seconds" -> referenceWarmupSeconds = number(value(args, ++i, arg), arg);
         case "--no-reference" -> reference = false;
+        case "--reference-outcome-delay" -> referenceOutcomeDelayMillis = duration(value(args, ++i, arg), arg);
+        case "--repeat" -> repeat = whole(value(args, ++i, arg), arg, 1, MAX_REPEAT);
         case "--grace-seconds" -> {
           graceSeconds = number(value(args, ++i, arg), arg);
           graceGiven = true;
         }
         case "--timeout-seconds" -> timeoutSeconds = positive(value(args, ++i, arg), arg);
-        case "--max-in-flight" -> maxInFlight = (int) positive(value(args, ++i, arg), arg);
-        case "--connections" -> connections = (int) positive(value(args, ++i, arg), arg);
-        case "--tokens" -> tokens = (int) positive(value(args, ++i, arg), arg);
+        case "--max-in-flight" -> maxInFlight = whole(value(args, ++i, arg), arg, 1, 1_000_000);
+        case "--connections" -> connections = whole(value(args, ++i, arg), arg, 1, 10_000);
+        case "--tokens" -> tokens = whole(value(args, ++i, arg), arg, 1, 100);
         case "--smoke" -> smoke = true;
         case "--kill-store-at" -> killStoreAt = seconds(value(args, ++i, arg), arg);
         case "--store-down" -> storeDown = seconds(value(args, ++i, arg), arg);
@@ -146,11 +170,20 @@ record BenchOptions(
       }
       referenceWarmupSeconds = Math.min(referenceWarmupSeconds, 2);
     }
+    if (killStoreAt >= 0 && repeat > 1) {
+      throw new UsageException("--kill-store-at runs once: it cannot be combined with --repeat");
+    }
     return new BenchOptions(var, credentials != null ? credentials : var.resolve("sandbox-credentials.json"), kafka,
         mongo, steps, millis(stepSeconds), warmupRate, millis(warmupSeconds), warmupSettle, reference,
         referenceSteps != null ? referenceSteps : steps, millis(referenceWarmupSeconds), millis(graceSeconds),
         millis(timeoutSeconds), maxInFlight, connections, tokens, smoke,
-        killStoreAt < 0 ? -1 : millis(killStoreAt), millis(storeDown), platformCommand);
+        killStoreAt < 0 ? -1 : millis(killStoreAt), millis(storeDown), platformCommand, repeat,
+        referenceOutcomeDelayMillis);
+  }
+
+  /** Whether {@code --reference-outcome-delay} was given (otherwise the running platform's is read). */
+  boolean referenceOutcomeDelayGiven() {
+    return referenceOutcomeDelayMillis >= 0;
   }
 
   /** Whether the store-kill probe runs. */
@@ -177,7 +210,7 @@ record BenchOptions(
   private static List<Double> rates(String text) {
     try {
       List<Double> rates = Arrays.stream(text.split(",")).map(String::strip).map(Double::parseDouble).toList();
-      if (rates.isEmpty() || rates.stream().anyMatch(r -> r <= 0)) {
+      if (rates.isEmpty() || rates.stream().anyMatch(r -> !(r > 0) || Double.isInfinite(r))) {
         throw new UsageException("rates must be positive: " + text);
       }
       return rates;
@@ -189,6 +222,9 @@ record BenchOptions(
   private static double number(String text, String option) {
     try {
       double value = Double.parseDouble(text);
+      if (!Double.isFinite(value)) {
+        throw new UsageException(option + " needs a finite number, not " + text);
+      }
       if (value < 0) {
         throw new UsageException(option + " must not be negative");
       }
@@ -204,6 +240,28 @@ record BenchOptions(
       throw new UsageException(option + " must be positive");
     }
     return value;
+  }
+
+  /** A whole number from {@code min} to {@code max}: {@code 3}, not {@code 2.5}, {@code NaN} or {@code 1e12}. */
+  static int whole(String text, String option, int min, int max) {
+    double value = number(text, option);
+    if (value != Math.rint(value) || value < min || value > max) {
+      throw new UsageException(option + " takes a whole number from " + min + " to " + max + ", not " + text);
+    }
+    return (int) value;
+  }
+
+  /**
+   * A duration in milliseconds, from seconds ({@code 3}, {@code 3s}, {@code 0.5}) or milliseconds ({@code 300ms}), at
+   * most {@link #MAX_OUTCOME_DELAY_SECONDS}.
+   */
+  static long duration(String text, String option) {
+    double seconds = text.endsWith("ms") ? number(text.substring(0, text.length() - 2), option) / 1000
+        : seconds(text, option);
+    if (seconds > MAX_OUTCOME_DELAY_SECONDS) {
+      throw new UsageException(option + " is at most " + Report.rate(MAX_OUTCOME_DELAY_SECONDS) + " s, not " + text);
+    }
+    return millis(seconds);
   }
 
   /** A bad command line: the message (if any) and the usage are printed, exit status 2. */

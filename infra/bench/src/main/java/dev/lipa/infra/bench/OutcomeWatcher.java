@@ -15,10 +15,11 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * Reads the collections domain events ({@code stk.succeeded} / {@code stk.failed} on {@code payments.collections.v1})
- * from the end of the topic as it was when the bench started, keeping each requestId's first {@code occurredAt}: the
- * moment the rail's outcome was applied, from which the time to the callback is measured. It joins no consumer group
- * (it assigns the partitions itself), so it commits nothing and disturbs no service.
+ * Reads the collections domain events ({@code stk.succeeded} / {@code stk.failed} on {@code payments.collections.v1},
+ * or on the reference payment's topic) from the end of the topic as it was when the bench started, keeping each
+ * requestId's first {@code occurredAt}: the moment the rail's outcome was applied, from which the time to the callback
+ * is measured. It joins no consumer group (it assigns the partitions itself), so it commits nothing and disturbs no
+ * service.
  */
 final class OutcomeWatcher implements AutoCloseable {
 
@@ -30,6 +31,10 @@ final class OutcomeWatcher implements AutoCloseable {
   private volatile boolean running = true;
 
   OutcomeWatcher(String bootstrap) {
+    this(bootstrap, TOPIC);
+  }
+
+  OutcomeWatcher(String bootstrap, String topic) {
     Properties properties = new Properties();
     properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "lipa-bench-" + UUID.randomUUID());
@@ -38,7 +43,7 @@ final class OutcomeWatcher implements AutoCloseable {
     properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
     properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
     consumer = new KafkaConsumer<>(properties);
-    List<TopicPartition> partitions = consumer.partitionsFor(TOPIC, Duration.ofSeconds(15)).stream()
+    List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(15)).stream()
         .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
     consumer.assign(partitions);
     consumer.seekToEnd(partitions);

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * CPU time each process used, read from {@code /proc/<pid>/stat} (user + system time of all its threads), and how
@@ -43,6 +44,13 @@ final class ProcessCpu {
     double millisPer(String process, long payments) {
       Long t = ticks.get(process);
       return t == null || payments == 0 ? Double.NaN : t * 1000.0 / TICKS_PER_SECOND / payments;
+    }
+
+    /** CPU milliseconds per payment of the processes whose names {@code processes} accepts, together. */
+    double millisPer(Predicate<String> processes, long payments) {
+      return payments == 0 ? Double.NaN
+          : ticks.entrySet().stream().filter(e -> processes.test(e.getKey())).mapToLong(Map.Entry::getValue).sum()
+              * 1000.0 / TICKS_PER_SECOND / payments;
     }
 
     double totalMillisPer(long payments) {

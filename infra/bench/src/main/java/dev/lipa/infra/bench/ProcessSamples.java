@@ -14,6 +14,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ProcessSamples implements AutoCloseable {
 
+  /** The names the bench's own process and the reference pipeline's have in the CPU readings. */
+  static final String BENCH = "(the bench itself)";
+  static final String REFERENCE = "(reference pipeline)";
+
   private final PlatformProbe probe;
   private final AtomicLong peakMemory = new AtomicLong();
   private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(
@@ -25,9 +29,15 @@ final class ProcessSamples implements AutoCloseable {
     sampler.scheduleAtFixedRate(this::sampleMemory, 0, 2, TimeUnit.SECONDS);
   }
 
-  /** The highest sum of the platform's resident memory sampled so far. */
+  /** The highest sum of the platform's resident memory sampled so far (since {@link #restartPeak}). */
   long peakMemory() {
     return peakMemory.get();
+  }
+
+  /** Forgets the peak so far: the next measured run's starts from now. */
+  void restartPeak() {
+    peakMemory.set(0);
+    sampleMemory();
   }
 
   /** The compile time of the platform's JVMs so far. */
@@ -47,9 +57,9 @@ final class ProcessSamples implements AutoCloseable {
     } catch (IOException e) {
       // var/run unreadable: the bench's own figures still count
     }
-    pids.put("(the bench itself)", ProcessHandle.current().pid());
+    pids.put(BENCH, ProcessHandle.current().pid());
     if (reference != null) {
-      pids.put("(reference pipeline)", reference.pid());
+      pids.put(REFERENCE, reference.pid());
     }
     return ProcessCpu.take(pids);
   }

@@ -50,8 +50,12 @@ record Reconciliation(long exactlyOne, long lost, long duplicated, long duplicat
   }
 
   void print(long accepted, CallbackCounter callbacks) {
+    print("reconciliation (every accepted push must get exactly one callback)", accepted, callbacks);
+  }
+
+  void print(String title, long accepted, CallbackCounter callbacks) {
     say("");
-    say("== reconciliation (every accepted push must get exactly one callback)");
+    say("== %s", title);
     say("  accepted (201): %d   with one callback: %d   lost: %d   duplicated: %d (extra callbacks %d)",
         accepted, exactlyOne, lost, duplicated, extraCallbacks);
     say("  callbacks received: %d   for requests the bench never saw accepted: %d   unreadable: %d   waited %.1f s",

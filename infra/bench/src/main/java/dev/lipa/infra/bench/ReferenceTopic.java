@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -16,31 +17,40 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * Creates the reference pipeline's topic through Kafka's AdminClient before the pipeline produces to it: the
- * launcher's brokers create no topic on their own, in either mode. The topic is made like the platform's STK topic,
- * so that the reference does the same work per record: that topic's partitions (3, as topics.yaml declares, when it
- * does not exist), replication {@code min(3, brokers)} and {@code min.insync.replicas} {@code min(2, replication)}, as
- * the launcher's TopicsCreator lowers topics.yaml's values on fewer brokers.
+ * Creates the reference pipeline's topics through Kafka's AdminClient before the pipeline produces to them: the
+ * launcher's brokers create no topic on their own, in either mode. Each topic is made like the platform topic it
+ * stands for ({@value ReferencePipeline#TOPIC} like the STK topic, {@value ReferencePipeline#CALLBACKS_TOPIC} like
+ * the callback requests' topic), so that the reference does the same work per record: that topic's partitions (3, as
+ * topics.yaml declares, when it does not exist), replication {@code min(3, brokers)} and {@code min.insync.replicas}
+ * {@code min(2, replication)}, as the launcher's TopicsCreator lowers topics.yaml's values on fewer brokers.
  */
 final class ReferenceTopic {
 
   /** The platform's topic of STK pushes, whose partitions the reference topic copies. */
   static final String PLATFORM_STK_TOPIC = OutcomeWatcher.TOPIC;
+  /** The platform's topic of callback requests, whose partitions the reference's callbacks topic copies. */
+  static final String PLATFORM_CALLBACKS_TOPIC = "payments.callbacks.v1";
   /** topics.yaml's default partitions, for a broker on which the platform's topics were not created. */
   static final int DEFAULT_PARTITIONS = 3;
 
   private ReferenceTopic() {
   }
 
-  /** Creates the reference topic on the cluster at {@code bootstrap} unless it exists; returns what was done. */
+  /** Creates the reference topics on the cluster at {@code bootstrap} unless they exist; returns what was done. */
   static String ensure(String bootstrap, Duration timeout)
       throws InterruptedException, ExecutionException, TimeoutException {
     Properties properties = new Properties();
     properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
     try (Admin admin = Admin.create(properties)) {
-      return ensure(admin, ReferencePipeline.TOPIC, PLATFORM_STK_TOPIC, timeout);
+      return ensure(admin, ReferencePipeline.TOPIC, PLATFORM_STK_TOPIC, timeout) + "; "
+          + ensure(admin, ReferencePipeline.CALLBACKS_TOPIC, PLATFORM_CALLBACKS_TOPIC, timeout);
     }
+  }
+
+  /** The reference's topics, whose records the bench counts as the reference's (and never as the platform's). */
+  static Set<String> topics() {
+    return Set.of(ReferencePipeline.TOPIC, ReferencePipeline.CALLBACKS_TOPIC);
   }
 
   /**

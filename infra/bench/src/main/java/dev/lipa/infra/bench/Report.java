@@ -2,6 +2,7 @@ package dev.lipa.infra.bench;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
@@ -35,12 +36,6 @@ final class Report {
     return String.format(Locale.ROOT, "  %-9s %9.0f %10.0f %8s %8s %9s %11.0f %18s  %s", step.label,
         step.offeredPerSecond(), step.acceptedPerSecond(), ms(step.millis(50)), ms(step.millis(99)),
         ms(step.millis(99.9)), callbacksPerSecond(step, callbacks), outcomeToCallback, step.errorSummary());
-  }
-
-  static String referenceLine(Step step) {
-    return String.format(Locale.ROOT, "  %-9s %9.0f %10.0f %8s %8s %9s %11s %18s  %s", step.label,
-        step.offeredPerSecond(), step.acceptedPerSecond(), ms(step.millis(50)), ms(step.millis(99)),
-        ms(step.millis(99.9)), "-", "-", step.errorSummary());
   }
 
   private static String ms(double millis) {
@@ -95,13 +90,13 @@ final class Report {
     });
   }
 
-  static void printRecords(Map<String, Long> records, long payments, String excludedTopic) {
-    long total = records.entrySet().stream().filter(e -> !e.getKey().equals(excludedTopic))
+  static void printRecords(Map<String, Long> records, long payments, Set<String> excludedTopics) {
+    long total = records.entrySet().stream().filter(e -> !excludedTopics.contains(e.getKey()))
         .mapToLong(Map.Entry::getValue).sum();
     say("  Kafka records (end offsets of the platform's topics): %d = %s per payment", total,
         perPayment(total, payments));
     records.forEach((topic, n) -> {
-      if (!topic.equals(excludedTopic)) {
+      if (!excludedTopics.contains(topic)) {
         say("    %-28s %8d  %s per payment", topic, n, perPayment(n, payments));
       }
     });

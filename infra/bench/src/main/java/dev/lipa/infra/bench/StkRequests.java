@@ -11,8 +11,6 @@ import java.util.function.LongFunction;
 final class StkRequests {
 
   private static final String STK_PATH = "/api/sandbox/v1/stk/new";
-  /** The reference pipeline's number (it has no per-number limit). */
-  private static final String PAYING_PHONE = "0708374149";
   /**
    * The platform's pushes go to a million paying Kenyan numbers in turn (254710000000 to 254710999999, none of them a
    * magic number of the sandbox): collections-service allows a number 3 prompts a minute and 10 an hour, and a number
@@ -36,8 +34,8 @@ final class StkRequests {
   }
 
   /**
-   * A target at {@code uri} whose requests {@code request} writes, and whose 201 answers put their {@code requestId}
-   * in {@code acceptedStep} with the index of their step.
+   * A target at {@code uri} (the gateway's, or the reference payment's) whose requests {@code request} writes, and
+   * whose 201 answers put their {@code requestId} in {@code acceptedStep} with the index of their step.
    */
   static OpenLoad.Target throughGateway(URI uri, Map<String, Integer> acceptedStep, LongFunction<byte[]> request) {
     InetSocketAddress address = address(uri);
@@ -62,27 +60,14 @@ final class StkRequests {
     };
   }
 
-  /** The same push, always the same bytes, to the reference pipeline at {@code url}. */
-  static OpenLoad.Target reference(String url, String callbackUrl) {
+  /**
+   * The same pushes to the reference payment at {@code url} (the same numbers in turn, no token); the request id of
+   * each 201 is put in {@code acceptedStep} with the index of its step, for the reference's own reconciliation.
+   */
+  static OpenLoad.Target reference(String url, String callbackUrl, Map<String, Integer> acceptedStep) {
     URI uri = URI.create(url);
-    InetSocketAddress address = address(uri);
-    byte[] request = post(uri, "", body(PAYING_PHONE, callbackUrl));
-    return new OpenLoad.Target() {
-      @Override
-      public InetSocketAddress address() {
-        return address;
-      }
-
-      @Override
-      public byte[] request(long sequence) {
-        return request;
-      }
-
-      @Override
-      public void accepted(String responseBody, int step) {
-        // the reference has no callbacks to reconcile
-      }
-    };
+    return throughGateway(uri, acceptedStep,
+        sequence -> post(uri, "", body(Long.toString(FIRST_PHONE + Math.floorMod(sequence, PHONES)), callbackUrl)));
   }
 
   static InetSocketAddress address(URI uri) {

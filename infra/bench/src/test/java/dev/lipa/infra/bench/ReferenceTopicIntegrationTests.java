@@ -27,7 +27,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * The bench's reference topic on a real broker configured as the launcher's are, with automatic topic creation off:
@@ -37,34 +36,30 @@ class ReferenceTopicIntegrationTests {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
-  private static EmbeddedKafkaKraftBroker kafka;
+  private static String bootstrap;
   private static Admin admin;
 
   @TempDir
   Path var;
 
   @BeforeAll
-  static void startBrokerThatCreatesNoTopics() {
-    // a broker of its own: the shared test broker creates topics on first use, which is what is tested away here
-    kafka = new EmbeddedKafkaKraftBroker(1, 1);
-    kafka.brokerProperty("auto.create.topics.enable", "false");
-    kafka.brokerProperty("num.partitions", "1");
-    kafka.afterPropertiesSet();
+  static void connectToABrokerThatCreatesNoTopics() {
+    // a broker that creates no topic on first use, which is what is tested away here
+    bootstrap = NoTopicsBroker.bootstrapServers();
     Properties properties = new Properties();
-    properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBrokersAsString());
+    properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     admin = Admin.create(properties);
   }
 
   @AfterAll
-  static void stopBroker() {
+  static void disconnect() {
     admin.close();
-    kafka.destroy();
   }
 
   @Test
   void theBrokerCreatesNoTopicWhenAProducerAsksForOne() {
     // what makes the tests below mean something: without the bench's own creation the pipeline could not produce
-    Properties properties = ReferencePipeline.producerProperties(kafka.getBrokersAsString());
+    Properties properties = ReferencePipeline.producerProperties(bootstrap);
     properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 3_000);
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(properties)) {
       assertThatThrownBy(() -> producer.partitionsFor("it.never-created.v1")).isInstanceOf(TimeoutException.class);
@@ -110,17 +105,20 @@ class ReferenceTopicIntegrationTests {
   }
 
   @Test
-  void theReferencePipelineStartsOnABrokerThatCreatesNoTopics() throws Exception {
+  void theReferencePipelineStartsOnABrokerThatCreatesNoTopicsAndCreatesBothOfItsTopics() throws Exception {
     // the bench's own start of the pipeline (its JVM, its arguments); the store is not reached before a request
     BenchOptions options = BenchOptions.parse(new String[] {"--var", var.toString(), "--kafka",
-        kafka.getBrokersAsString(), "--mongo", "mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=1000"});
+        bootstrap, "--mongo", "mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=1000"});
 
-    try (ReferenceProcess reference = ReferenceProcess.start(options)) {
+    try (ReferenceProcess reference = ReferenceProcess.start(options, Duration.ofSeconds(3),
+        WebhookSigning.newSecret())) {
       assertThat(reference.url()).endsWith(ReferencePipeline.PATH);
     }
 
-    assertThat(describe(ReferencePipeline.TOPIC).partitions()).hasSize(ReferenceTopic.DEFAULT_PARTITIONS);
-    assertThat(produceTo(ReferencePipeline.TOPIC).topic()).isEqualTo(ReferencePipeline.TOPIC);
+    for (String topic : ReferenceTopic.topics()) {
+      assertThat(describe(topic).partitions()).as(topic).hasSize(ReferenceTopic.DEFAULT_PARTITIONS);
+      assertThat(produceTo(topic).topic()).isEqualTo(topic);
+    }
   }
 
   private static TopicDescription describe(String topic) throws Exception {
@@ -135,7 +133,7 @@ class ReferenceTopicIntegrationTests {
 
   /** One record, with the reference pipeline's own producer settings (idempotent, acks=all), acknowledged. */
   private static RecordMetadata produceTo(String topic) throws Exception {
-    Properties properties = ReferencePipeline.producerProperties(kafka.getBrokersAsString());
+    Properties properties = ReferencePipeline.producerProperties(bootstrap);
     properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(properties)) {
       return producer.send(new ProducerRecord<>(topic, "key", "value")).get(30, TimeUnit.SECONDS);
