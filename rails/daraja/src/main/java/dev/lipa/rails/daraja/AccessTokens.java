@@ -115,21 +115,23 @@ final class AccessTokens {
   }
 
   /**
-   * Drops the token after Daraja refused it, unless it was already replaced: of several requests refused with the
-   * same token, only the first marks it refused in the store, and only if it is still the store's current token.
+   * Drops the token after Daraja refused it, unless it was already replaced, and marks it refused in the store if it is
+   * still the store's current token: a late refusal of a replaced token changes nothing.
    */
   void invalidate(String refused) {
     Held h = held.get();
-    if (h == null || !h.value().equals(refused) || !held.compareAndSet(h, null)) {
+    if (h == null || !h.value().equals(refused)) {
       return;
     }
     try {
+      // the store first: a caller of this JVM that reads it before the token is dropped here must not take it back
       store.refuse(app, h.generation());
     } catch (RuntimeException e) {
-      // the next use finds the token in the store and is refused once more, then marks it
+      // the next use may take it from the store again, be refused once more, and mark it then
       log.warn("Daraja token of shortcode {}'s app (generation {}) could not be marked refused: {}",
           app.shortcode(), h.generation(), e.getClass().getSimpleName());
     }
+    held.compareAndSet(h, null);
   }
 
   private Held obtain() throws TokenUnavailable {

@@ -152,6 +152,25 @@ class AccessTokensTests {
     }
 
     @Test
+    void aRefusedTokenIsNotTakenBackFromTheStoreByAnotherCallerOfTheSameReplica() throws Exception {
+      AccessTokens[] replica = new AccessTokens[1];
+      SharedTokens racing = new Delegating(store) {
+        @Override
+        public void refuse(App app, long generation) {
+          token(replica[0]); // another caller of the replica asks for a token while the refusal is being recorded
+          super.refuse(app, generation);
+        }
+      };
+      replica[0] = new AccessTokens(CONFIG, racing, oauth, clock);
+      String first = replica[0].token();
+
+      replica[0].invalidate(first);
+
+      assertThat(replica[0].token()).isNotEqualTo(first);
+      assertThat(oauth.generated()).isEqualTo(2);
+    }
+
+    @Test
     void twoReplicasRefusedWithTheSameTokenCauseOneRefresh() throws Exception {
       String first = a.token();
       b.token();
@@ -178,29 +197,9 @@ class AccessTokensTests {
 
     @Test
     void aStoreThatCannotBeAskedGivesNoTokenAndOAuthIsNotCalled() {
-      SharedTokens broken = new SharedTokens() {
+      SharedTokens broken = new Delegating(store) {
         @Override
         public Optional<Token> current(App app) {
-          throw new IllegalStateException("store away");
-        }
-
-        @Override
-        public Optional<Claim> claim(App app, long seen, Instant now, Instant until) {
-          throw new IllegalStateException("store away");
-        }
-
-        @Override
-        public Optional<Token> publish(Claim claim, String value, Instant issuedAt, Instant expiresAt) {
-          throw new IllegalStateException("store away");
-        }
-
-        @Override
-        public void release(Claim claim) {
-          throw new IllegalStateException("store away");
-        }
-
-        @Override
-        public void refuse(App app, long generation) {
           throw new IllegalStateException("store away");
         }
       };
@@ -226,6 +225,40 @@ class AccessTokensTests {
       } catch (AccessTokens.TokenUnavailable e) {
         throw new IllegalStateException(e);
       }
+    }
+  }
+
+  /** A store that passes everything on, for a test to step in between. */
+  private static class Delegating implements SharedTokens {
+    private final SharedTokens store;
+
+    Delegating(SharedTokens store) {
+      this.store = store;
+    }
+
+    @Override
+    public Optional<Token> current(App app) {
+      return store.current(app);
+    }
+
+    @Override
+    public Optional<Claim> claim(App app, long seen, Instant now, Instant until) {
+      return store.claim(app, seen, now, until);
+    }
+
+    @Override
+    public Optional<Token> publish(Claim claim, String value, Instant issuedAt, Instant expiresAt) {
+      return store.publish(claim, value, issuedAt, expiresAt);
+    }
+
+    @Override
+    public void release(Claim claim) {
+      store.release(claim);
+    }
+
+    @Override
+    public void refuse(App app, long generation) {
+      store.refuse(app, generation);
     }
   }
 
