@@ -95,9 +95,7 @@ class AccessTokensTests {
     void aReplicaWaitsForTheClaimantsTokenInsteadOfGeneratingOne() throws Exception {
       Instant now = clock.instant();
       SharedTokens.Claim other = store.claim(app, 0, now, now.plus(CLAIM)).orElseThrow();
-      CompletableFuture<String> waiting = CompletableFuture.supplyAsync(() -> token(b));
-      Thread.sleep(200);
-      assertThat(waiting).as("waits while the claim is live").isNotDone();
+      CompletableFuture<String> waiting = waiting(b);
 
       store.publish(other, "theirs", now, now.plusSeconds(3599));
 
@@ -109,9 +107,7 @@ class AccessTokensTests {
     void aClaimWhoseHolderDiedHoldsTheOthersUpUntilItsEndOnlyAndItsLatePublishIsRefused() throws Exception {
       Instant now = clock.instant();
       SharedTokens.Claim dead = store.claim(app, 0, now, now.plus(CLAIM)).orElseThrow();
-      CompletableFuture<String> waiting = CompletableFuture.supplyAsync(() -> token(b));
-      Thread.sleep(200);
-      assertThat(waiting).isNotDone();
+      CompletableFuture<String> waiting = waiting(b);
 
       clock.advance(CLAIM);
 
@@ -125,8 +121,7 @@ class AccessTokensTests {
     void aWaiterGivesUpAfterTwoClaimLifetimesWithoutAToken() throws Exception {
       Instant now = clock.instant();
       store.claim(app, 0, now, now.plus(Duration.ofHours(1))); // a claimant with far longer timeouts, stuck
-      CompletableFuture<String> waiting = CompletableFuture.supplyAsync(() -> token(b));
-      Thread.sleep(200);
+      CompletableFuture<String> waiting = waiting(b);
 
       clock.advance(CLAIM.multipliedBy(2));
 
@@ -217,6 +212,14 @@ class AccessTokensTests {
       DarajaConfig sameAppOtherShortcode = new DarajaConfig(CONFIG.baseUrl(), "consumer-key", "s", "600200", null,
           null, null, null, null, null, null, null, null);
       assertThat(SharedTokens.App.of(sameAppOtherShortcode).id()).as("one app, one token").isEqualTo(app.id());
+    }
+
+    /** {@code tokens} asked for a token on another thread, and still waiting for it a moment later. */
+    private static CompletableFuture<String> waiting(AccessTokens tokens) throws InterruptedException {
+      CompletableFuture<String> waiting = CompletableFuture.supplyAsync(() -> token(tokens));
+      Thread.sleep(200);
+      assertThat(waiting).as("waits while another replica's claim is live").isNotDone();
+      return waiting;
     }
 
     private static String token(AccessTokens tokens) {
