@@ -50,6 +50,11 @@ final class AccessTokens {
 
   /** The token this JVM uses, its generation in the store, and when to stop using it. */
   private record Held(String value, long generation, Instant refreshAt) {
+
+    @Override
+    public String toString() {
+      return "Held[generation=" + generation + ", refreshAt=" + refreshAt + "]";
+    }
   }
 
   /** No token could be had; the request that needed it is not sent. */
