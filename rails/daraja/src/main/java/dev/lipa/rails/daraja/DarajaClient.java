@@ -24,7 +24,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Safaricom's M-Pesa Daraja API for one shortcode: STK push and query, B2C (v3), B2B (BusinessPayBill,
  * BusinessBuyGoods), Transaction Status, Account Balance and Reversal, with the OAuth token cached
- * ({@link AccessTokens}).
+ * ({@link AccessTokens}) and shared through {@link SharedTokens} with every other client of the same Daraja app.
  *
  * <p>Every call goes through its API family's circuit breaker, a named resilience4j instance taken from the registry
  * ({@link #BREAKER_STK}, {@link #BREAKER_B2C}, ...), so that its settings live where the service configures
@@ -64,12 +64,18 @@ public final class DarajaClient implements AutoCloseable {
   private final CircuitBreaker query;
   private final CircuitBreaker reversal;
 
-  /** A client with resilience4j's default circuit breakers and the system clock. */
+  /** A client with resilience4j's default circuit breakers, the system clock and its own token in memory. */
   public static DarajaClient create(DarajaConfig config) {
     return new DarajaClient(config, CircuitBreakerRegistry.ofDefaults(), Clock.systemUTC());
   }
 
+  /** A client that keeps its app's token to itself, in memory: for a single process (one replica, a test). */
   public DarajaClient(DarajaConfig config, CircuitBreakerRegistry breakers, Clock clock) {
+    this(config, breakers, clock, SharedTokens.inMemory());
+  }
+
+  /** A client whose app's token is kept in {@code shared}, with every client of the app that uses the same store. */
+  public DarajaClient(DarajaConfig config, CircuitBreakerRegistry breakers, Clock clock, SharedTokens shared) {
     this.config = config;
     this.clock = clock;
     this.httpClient = HttpClient.newBuilder()
@@ -78,7 +84,8 @@ public final class DarajaClient implements AutoCloseable {
         .followRedirects(HttpClient.Redirect.NEVER)
         .build();
     this.http = new DarajaHttp(httpClient);
-    this.tokens = new AccessTokens(config, httpClient, clock, breakers.circuitBreaker(BREAKER_OAUTH));
+    this.tokens = new AccessTokens(config, shared,
+        new OAuth(config, httpClient, clock, breakers.circuitBreaker(BREAKER_OAUTH)), clock);
     this.stk = breakers.circuitBreaker(BREAKER_STK);
     this.b2c = breakers.circuitBreaker(BREAKER_B2C);
     this.b2b = breakers.circuitBreaker(BREAKER_B2B);

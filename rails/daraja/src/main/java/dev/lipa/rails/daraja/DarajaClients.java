@@ -9,8 +9,9 @@ import java.util.function.Supplier;
 
 /**
  * One {@link DarajaClient} per configured shortcode, kept while the shortcode's configuration stays at the same version
- * (so its cached access token is reused) and replaced when the operator changes it. All clients share one circuit
- * breaker registry: a breaker is per API family, not per client, and survives a client's replacement.
+ * and replaced when the operator changes it. All clients share one circuit breaker registry (a breaker is per API
+ * family, not per client, and survives a client's replacement) and one {@link SharedTokens}: clients of the same
+ * Daraja app use its one token, also across a client's replacement, and across replicas when the store is shared.
  */
 public final class DarajaClients implements AutoCloseable {
 
@@ -19,11 +20,19 @@ public final class DarajaClients implements AutoCloseable {
 
   private final CircuitBreakerRegistry breakers;
   private final Clock clock;
+  private final SharedTokens tokens;
   private final Map<String, Held> clients = new ConcurrentHashMap<>();
 
+  /** Clients whose tokens are kept in this JVM's memory (one replica). */
   public DarajaClients(CircuitBreakerRegistry breakers, Clock clock) {
+    this(breakers, clock, SharedTokens.inMemory());
+  }
+
+  /** Clients whose tokens are kept in {@code tokens} (a service's database, for all its replicas). */
+  public DarajaClients(CircuitBreakerRegistry breakers, Clock clock, SharedTokens tokens) {
     this.breakers = breakers;
     this.clock = clock;
+    this.tokens = tokens;
   }
 
   /** The client of {@code shortcode} at {@code version}; {@code config} is asked only when a new client is needed. */
@@ -35,7 +44,7 @@ public final class DarajaClients implements AutoCloseable {
       if (current != null) {
         current.client().close();
       }
-      return new Held(version, new DarajaClient(config.get(), breakers, clock));
+      return new Held(version, new DarajaClient(config.get(), breakers, clock, tokens));
     });
     return held.client();
   }

@@ -21,10 +21,8 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -574,29 +572,5 @@ class DarajaContractIntegrationTests {
     assertThat(first.parameter("OriginalTransactionID")).contains(receipt);
     accepted(c.reversal(new ReversalRequest(receipt, new BigDecimal("40"), "late payment", null)));
     assertThat(ResultCodes.reversal(nextResult().resultCode()).reason()).isEqualTo(FailureReason.ALREADY_REVERSED);
-  }
-
-  /** A clock a test moves by hand (the token cache's notion of time). */
-  private static final class MutableClock extends Clock {
-    private volatile Instant now = Instant.now();
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
   }
 }

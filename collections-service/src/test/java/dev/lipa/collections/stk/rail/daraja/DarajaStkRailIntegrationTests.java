@@ -19,6 +19,7 @@ import dev.lipa.common.testsupport.TopicRecorder;
 import dev.lipa.daraja.simulator.DarajaSimulator;
 import dev.lipa.daraja.simulator.Faults;
 import dev.lipa.rails.daraja.credential.Fingerprints;
+import dev.lipa.rails.daraja.tokens.DarajaTokenStore;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -129,7 +130,13 @@ class DarajaStkRailIntegrationTests {
 
   @BeforeEach
   void clean() {
+    resetDaraja();
+  }
+
+  /** The simulator forgets its tokens: so does the service's shared store, or the next request would pay a 401. */
+  private void resetDaraja() {
     daraja.reset();
+    database.getCollection(DarajaTokenStore.COLLECTION).deleteMany(new Document());
   }
 
   private TestHttp http() {
@@ -390,6 +397,9 @@ class DarajaStkRailIntegrationTests {
       await(() -> logEntry(second) != null && "ACCEPTED".equals(logEntry(second).getString("state")));
       assertThat(daraja.received(OAUTH)).hasSize(2);
       assertThat(daraja.received(PUSH)).hasSize(3); // the second push once refused for its token, then accepted
+      Document shared = database.getCollection(DarajaTokenStore.COLLECTION).find().first();
+      assertThat(shared.getString("token")).as("a bearer token is a credential").startsWith("lipa-sealed:v1:");
+      assertThat(shared.get("generation", Number.class).longValue()).isEqualTo(2);
     }
 
     @Test
@@ -565,7 +575,7 @@ class DarajaStkRailIntegrationTests {
       for (int i = 0; i < 4; i++) {
         sweep(); // three questions each at most
       }
-      daraja.reset();
+      resetDaraja();
     }
 
     @Test

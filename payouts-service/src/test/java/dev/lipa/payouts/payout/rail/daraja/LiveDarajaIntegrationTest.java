@@ -10,12 +10,14 @@ import dev.lipa.common.testsupport.TestIssuer;
 import dev.lipa.daraja.simulator.DarajaSimulator;
 import dev.lipa.payouts.ledger.Ledger;
 import dev.lipa.rails.daraja.credential.SecurityCredentials;
+import dev.lipa.rails.daraja.tokens.DarajaTokenStore;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import org.bson.Document;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -88,6 +90,8 @@ abstract class LiveDarajaIntegrationTest {
   @BeforeEach
   void clean() {
     daraja.reset();
+    // the simulator forgets its tokens: so does the service's shared store, or the next request would pay a 401
+    database.getCollection(DarajaTokenStore.COLLECTION).deleteMany(new Document());
   }
 
   TestHttp http() {
