@@ -85,13 +85,13 @@ public final class OpenApiContract {
   /** The problems of an answer to {@code method path}; empty when it meets the contract or has none to meet. */
   public List<String> problems(String method, String rawPath, int status, Map<String, List<String>> headers,
       String body) {
-    String path = serviceDeadLetterPath(rawPath);
+    String path = documentedTwin(serviceDeadLetterPath(rawPath));
     if (status == 404 && NO_ROUTE.equals(body == null ? null : body.replaceAll("\\s", ""))) {
       // the platform's "no such route" answer (the gateway's for an unknown path, a service's for a path it does not
       // serve on this listener): like an undocumented path, there is no operation to check it against
       return List.of();
     }
-    if (documentedPaths.stream().noneMatch(p -> p.matcher(path).matches())) {
+    if (!documented(path)) {
       // an undocumented path (the validator would match /API/... to /api/...: the platform answers 404 there)
       return List.of();
     }
@@ -150,6 +150,29 @@ public final class OpenApiContract {
    * {@code /admin/v1/dead-letters/<service>/...}, which is what the operator document describes. Every service's
    * answers have the same shape, so a service's own path is checked as if it were collections-service's.
    */
+  /**
+   * The documented path an answer to {@code path} is held to: itself when documented; otherwise a live path's sandbox
+   * twin, which the documents say it mirrors ({@code /api/v1/stk/new} is held to {@code /api/sandbox/v1/stk/new}, the
+   * live stack's operator API {@code /admin/live/v1/...} to {@code /admin/v1/...}), so the live stack's answers meet
+   * the same contract.
+   */
+  String documentedTwin(String path) {
+    if (documented(path)) {
+      return path;
+    }
+    String twin = path;
+    if (path.startsWith("/api/v1/")) {
+      twin = "/api/sandbox/v1/" + path.substring("/api/v1/".length());
+    } else if (path.startsWith("/admin/live/v1/")) {
+      twin = "/admin/v1/" + path.substring("/admin/live/v1/".length());
+    }
+    return documented(twin) ? twin : path;
+  }
+
+  private boolean documented(String path) {
+    return documentedPaths.stream().anyMatch(p -> p.matcher(path).matches());
+  }
+
   static String serviceDeadLetterPath(String path) {
     Matcher m = SERVICE_DEAD_LETTERS.matcher(path);
     if (!m.matches() || (m.group(2) != null && SERVICES.contains(m.group(2)))) {

@@ -114,4 +114,16 @@ class OpenApiContractTests {
     assertThat(OpenApiContract.serviceDeadLetterPath("/admin/v1/dead-letters/payouts-service/abc"))
         .isEqualTo("/admin/v1/dead-letters/payouts-service/abc");
   }
+
+  @Test
+  void aLivePathIsHeldToItsDocumentedSandboxTwin() {
+    assertThat(CONTRACT.documentedTwin("/api/v1/stk/new")).isEqualTo("/api/sandbox/v1/stk/new");
+    assertThat(CONTRACT.documentedTwin("/api/v1/get-token")).isEqualTo("/api/v1/get-token");
+    assertThat(CONTRACT.documentedTwin("/admin/live/v1/organisations")).isEqualTo("/admin/v1/organisations");
+    assertThat(CONTRACT.documentedTwin("/api/v1/nothing/here")).isEqualTo("/api/v1/nothing/here");
+    // a live answer of the wrong shape fails as its sandbox twin's would
+    assertThat(CONTRACT.problems("POST", "/api/v1/stk/new", 201, JSON, """
+        {"status":201,"message":"accepted","data":{"requestId":42,"phoneNumber":"254708374149"}}"""))
+        .anySatisfy(p -> assertThat(p).contains("requestId"));
+  }
 }
