@@ -23,6 +23,9 @@ import org.springframework.test.context.ContextConfiguration;
     "lipa.collections.overdue.after=5s",
     "lipa.collections.overdue.sweep-interval=500ms",
     "lipa.collections.outbox.sweep-interval=1s",
+    // an acknowledged event's removal rides along the next change within 1 s (the outcome comes after 400 ms), or is
+    // written alone: a completed record's outbox is empty after 1 s instead of 5
+    "lipa.collections.outbox.ack-delay=1s",
     "lipa.collections.outbox.grace-period=15s",
     // the shared secret of POST /internal/v1/stk-pushes (internal.InternalStkPushIntegrationTests)
     "lipa.internal.token=internal-test-token",

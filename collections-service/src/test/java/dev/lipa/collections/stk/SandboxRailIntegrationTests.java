@@ -38,7 +38,7 @@ class SandboxRailIntegrationTests extends CollectionsIntegrationTest {
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final Duration OUTCOME_WAIT = Duration.ofSeconds(30);
   /** How long to keep watching after the first record, to see that no second one follows. */
-  private static final Duration QUIET = Duration.ofMillis(1500);
+  private static final Duration QUIET = Duration.ofMillis(600);
 
   @Autowired
   private StkOutcomeHandler outcomes;
