@@ -13,7 +13,11 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-/** The gateway follows its replicas' readiness: one out of service gets no request until it is ready again. */
+/**
+ * The gateway follows its replicas' readiness: one out of service gets no request until it is ready again; when no
+ * replica answers ready, requests go to every replica (one that is gone refuses the connection and the next serves)
+ * rather than none.
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class ReplicaHealthIntegrationTests {
 
@@ -57,5 +61,41 @@ class ReplicaHealthIntegrationTests {
       }
       assertThat(TWO.requests()).as("back in the rotation").isGreaterThan(before);
     });
+  }
+
+  @Test
+  void whenNoReplicaAnswersReadyEveryReplicaStillGetsRequestsInsteadOfA503() {
+    ONE.ready(false);
+    TWO.ready(false);
+    try {
+      // for ten health-check intervals and more, every request is answered, by both replicas in turn
+      int oneBefore = ONE.requests();
+      int twoBefore = TWO.requests();
+      await().pollDelay(Duration.ZERO).during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
+          .untilAsserted(() -> assertThat(
+              http().postJson(PAYOUTS, BalancedGateway.body(), BalancedGateway.authorized()).status())
+              .isEqualTo(200));
+      assertThat(ONE.requests()).isGreaterThan(oneBefore);
+      assertThat(TWO.requests()).isGreaterThan(twoBefore);
+    } finally {
+      ONE.ready(true);
+      TWO.ready(true);
+    }
+  }
+
+  @Test
+  void aReplicaThatIsGoneWhileTheOtherAnswersNotReadyLeavesTheOtherServingEveryRequest() {
+    // a rolling restart on a loaded machine: one replica stopped, the other's check too slow or still saying DOWN
+    ONE.stop();
+    TWO.ready(false);
+    try {
+      await().pollDelay(Duration.ZERO).during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
+          .untilAsserted(() -> assertThat(
+              http().postJson(PAYOUTS, BalancedGateway.body(), BalancedGateway.authorized()).body())
+              .contains("payouts-2"));
+    } finally {
+      ONE.start();
+      TWO.ready(true);
+    }
   }
 }

@@ -195,7 +195,10 @@ class GroupCommitIntegrationTests {
           settled.add(sizes.get(pass));
         }
       }
-      long bound = settling.stream().mapToLong(Long::longValue).max().orElseThrow() * 3 / 2;
+      // a file that kept its dead chunks would grow by the data rewritten (half a megabyte a pass, 8 MB in 16 passes);
+      // one that reclaims them swings with the chunks in retention (1.3 to 2.9 MB seen on a loaded CI machine) but
+      // never leaves twice its settling size
+      long bound = settling.stream().mapToLong(Long::longValue).max().orElseThrow() * 2;
       assertThat(settled).as("file sizes after each pass: %s, after checkpoints %s", sizes, checkpoints)
           .isNotEmpty().allSatisfy(size -> assertThat(size).isLessThanOrEqualTo(bound));
     } finally {

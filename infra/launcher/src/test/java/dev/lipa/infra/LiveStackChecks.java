@@ -90,6 +90,21 @@ final class LiveStackChecks {
     return record[0];
   }
 
+  /** Waits until the record is final, asserts it succeeded and returns it. */
+  JsonNode awaitSuccess(String kind, String requestId) {
+    JsonNode record = awaitFinal(kind, requestId);
+    assertThat(record.path("status").asString()).as("%s %s", kind, record).isEqualTo("SUCCESS");
+    return record;
+  }
+
+  /** An STK push of {@code amount} that the customer pays, and the balance it credits: the balance after it. */
+  BigDecimal collect(int amount) {
+    BigDecimal expected = available().add(BigDecimal.valueOf(amount));
+    awaitSuccess("stk", stkPush(PAYING_PHONE, amount));
+    awaitAvailable(expected);
+    return expected;
+  }
+
   BigDecimal available() {
     TestHttp.Response response = gateway.get("/api/v1/balance", merchant);
     assertThat(response.status()).as(response.body()).isEqualTo(200);
