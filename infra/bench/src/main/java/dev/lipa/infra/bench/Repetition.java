@@ -96,8 +96,7 @@ final class Repetition {
     }
     say("");
     say("== targets, %s; store backend: %s", title, shared.backend());
-    Targets.printTargets(measured.steps(), referenceFigures, reconciliation.lost(), peakMemory, shared.backend(),
-        run.callbacks(), run.outcomes(), run.acceptedStep());
+    Targets.printTargets(platformFigures, referenceFigures, reconciliation.lost(), peakMemory, shared.backend());
     return new Result(platformFigures, referenceFigures, failure);
   }
 
