@@ -3,6 +3,7 @@ package dev.lipa.common.outbox;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -27,6 +28,12 @@ import org.slf4j.LoggerFactory;
  * publishes nothing. The moved time also spaces the republications of an event Kafka keeps refusing by the grace
  * period instead of the sweep interval. Consumers deduplicate on eventId in any case; this keeps N replicas from
  * multiplying the republished traffic by N.
+ *
+ * <p><b>Oldest first, and a backlog drains at the broker's pace:</b> a sweep takes the documents pending longest
+ * first (a claim moves a document to the back), and a sweep that claimed a whole batch is followed at once by the
+ * next, for at most one sweep interval, instead of one batch per interval: after a long outage (a failed bulk
+ * removal of acknowledged events alone leaves up to 500 documents stale at once) the backlog drains as fast as the
+ * broker takes it, and an event Kafka refused is not left behind it.
  */
 final class OutboxSweeper implements AutoCloseable {
 
@@ -50,13 +57,28 @@ final class OutboxSweeper implements AutoCloseable {
 
   /** Republishes the events of documents pending for longer than the grace period; returns how many were sent. */
   int sweep() {
+    return pass().sent();
+  }
+
+  /** One sweep: the stale documents read (at most a batch), those this sweep claimed, and the events it sent. */
+  record Pass(int read, int claimed, int sent) {
+
+    /** A whole batch read and every document of it claimed: more may be waiting behind it. */
+    boolean drainedAFullBatch(int batch) {
+      return read >= batch && claimed == read;
+    }
+  }
+
+  Pass pass() {
     Date cutoff = Date.from(clock.instant().minus(settings.gracePeriod()));
     // taken before the read: an event this process had in flight then and whose removal is written while the sweep
     // reads would otherwise look stale to this sweep and be published again
     Set<String> inFlightBefore = inFlight.snapshot();
     int sent = 0;
+    int claimed = 0;
     List<Document> stale = collection.find(Filters.lt(Outbox.PENDING_SINCE, cutoff))
         .projection(Projections.include(Outbox.ID, Outbox.EVENTS, Outbox.PENDING_SINCE))
+        .sort(Sorts.ascending(Outbox.PENDING_SINCE))
         .limit(settings.sweepBatch())
         .into(new ArrayList<>());
     for (Document document : stale) {
@@ -75,9 +97,10 @@ final class OutboxSweeper implements AutoCloseable {
         log.info("republishing {} stale outbox event(s) of {} {}", events.size(), collection.getNamespace(), id);
         publisher.publish(id, events);
         sent += events.size();
+        claimed++;
       }
     }
-    return sent;
+    return new Pass(stale.size(), claimed, sent);
   }
 
   /**
@@ -111,7 +134,12 @@ final class OutboxSweeper implements AutoCloseable {
 
   private void sweepSafely() {
     try {
-      sweep();
+      long until = System.nanoTime() + settings.sweepInterval().toNanos();
+      Pass pass;
+      do {
+        pass = pass();
+      } while (pass.drainedAFullBatch(settings.sweepBatch()) && System.nanoTime() < until
+          && !Thread.currentThread().isInterrupted());
     } catch (RuntimeException e) {
       log.warn("outbox sweep of {} failed: {}", collection.getNamespace(), e.toString());
     }

@@ -108,6 +108,40 @@ class OutboxSweeperIntegrationTests {
     assertThat(publishedPerEvent()).containsOnlyKeys(eventIds).allSatisfy((id, times) -> assertThat(times).isOne());
   }
 
+  @Test
+  void aSweepTakesTheDocumentsPendingLongestFirst() {
+    leaveStaleEvents();
+    // written last, pending longest: an event Kafka refused during an outage, behind a backlog of newer ones
+    String eventId = UUID.randomUUID().toString();
+    OutboxEvent refused = new OutboxEvent(eventId, topic, "oldest", "{\"eventId\":\"" + eventId + "\"}");
+    collection.insertOne(new Document("_id", "oldest").append(Outbox.EVENTS, List.of(refused.toDocument()))
+        .append(Outbox.PENDING_SINCE, Date.from(Instant.now().minusSeconds(600))));
+    Outbox sweeper = new Outbox(collection, producerA,
+        new OutboxSettings(Duration.ofHours(1), Duration.ofSeconds(60), 1, Duration.ofSeconds(30)), Clock.systemUTC());
+    outboxes.add(sweeper);
+
+    assertThat(sweeper.sweep()).isOne();
+
+    Date aMinuteAgo = Date.from(Instant.now().minusSeconds(60));
+    assertThat(collection.find(Filters.eq("_id", "oldest")).first().getDate(Outbox.PENDING_SINCE))
+        .as("claimed, its pending time moved to now").isAfter(aMinuteAgo);
+    assertThat(collection.countDocuments(Filters.lt(Outbox.PENDING_SINCE, aMinuteAgo))).isEqualTo(DOCUMENTS);
+  }
+
+  @Test
+  void aBacklogOfManyBatchesDrainsInOneTickNotOneBatchPerInterval() {
+    List<String> eventIds = leaveStaleEvents();
+    // batches of 5: the 40 stale documents are 8 batches, 8 intervals (16 s) if each tick took one
+    Outbox replica = new Outbox(collection, producerA,
+        new OutboxSettings(Duration.ofSeconds(2), Duration.ofSeconds(60), 5, Duration.ofMillis(100)),
+        Clock.systemUTC());
+    outboxes.add(replica);
+    replica.start();
+
+    await().atMost(Duration.ofSeconds(8)).until(() -> collection.countDocuments(Filters.exists(Outbox.EVENTS)) == 0);
+    assertThat(publishedPerEvent()).containsOnlyKeys(eventIds).allSatisfy((id, times) -> assertThat(times).isOne());
+  }
+
   /** What crashed writers leave: documents whose events were written two minutes ago and never acknowledged. */
   private List<String> leaveStaleEvents() {
     List<String> eventIds = new ArrayList<>();
