@@ -25,7 +25,6 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 class DarajaPayoutListener {
 
-  /** Started in a live stack only: elsewhere there is no Daraja rail to feed. */
   /**
    * Consumes in live only; {@code lipa.daraja.listener.auto-startup=false} keeps it stopped (a test context of a live
    * stack beside another one on the same broker, which must not take that one's records).

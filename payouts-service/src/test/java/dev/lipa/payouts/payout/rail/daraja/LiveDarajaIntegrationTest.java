@@ -114,9 +114,13 @@ abstract class LiveDarajaIntegrationTest {
   }
 
   static String shortcode(String secret, String credential, String products) {
+    return shortcode(DarajaSimulator.CONSUMER_KEY, secret, credential, products);
+  }
+
+  static String shortcode(String key, String secret, String credential, String products) {
     return """
         {"consumerKey":"%s","consumerSecret":"%s","initiatorName":"%s","securityCredential":"%s","products":%s}"""
-        .formatted(DarajaSimulator.CONSUMER_KEY, secret, DarajaSimulator.INITIATOR, credential, products);
+        .formatted(key, secret, DarajaSimulator.INITIATOR, credential, products);
   }
 
   static Map<String, String> merchant(String organisationId) {
