@@ -54,7 +54,7 @@ final class GroupCommit implements AutoCloseable {
     this.progress = new CommitProgress(log.appended(), fatal);
     fatal.onFailure(progress::wakeEveryone);
     this.committer = new Committer(log, checkpoints, progress, durability, fatal);
-    this.compactor = housekeeping.start(store, fatal);
+    this.compactor = housekeeping.start(store, log::appendedEver, fatal);
   }
 
   /** Tells the running command that it changed the file's structure, which the log does not hold. */

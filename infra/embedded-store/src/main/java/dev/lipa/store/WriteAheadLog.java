@@ -35,6 +35,8 @@ final class WriteAheadLog implements AutoCloseable {
   private long appended;
   /** Bytes appended since the last checkpoint; under {@code appending}. */
   private long appendedBytes;
+  /** Bytes appended since the log was opened. */
+  private long appendedEver;
 
   private WriteAheadLog(Path file, long appended) {
     this.segments = new LogSegments(file);
@@ -88,7 +90,9 @@ final class WriteAheadLog implements AutoCloseable {
     try {
       synchronized (appending) {
         long sequence = appended + 1;
-        appendedBytes += LogRecords.write(pending, sequence, body);
+        int bytes = LogRecords.write(pending, sequence, body);
+        appendedBytes += bytes;
+        appendedEver += bytes;
         appended = sequence;
         return sequence;
       }
@@ -108,6 +112,13 @@ final class WriteAheadLog implements AutoCloseable {
   long appendedBytes() {
     synchronized (appending) {
       return appendedBytes;
+    }
+  }
+
+  /** Bytes appended since the log was opened (what the commands have written: the compaction's measure). */
+  long appendedEver() {
+    synchronized (appending) {
+      return appendedEver;
     }
   }
 

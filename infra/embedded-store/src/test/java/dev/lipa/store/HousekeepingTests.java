@@ -50,6 +50,45 @@ class HousekeepingTests {
   }
 
   @Test
+  void aRoundAfterNothingWasWrittenRewritesNothingHoweverSparseTheFile() {
+    try (MVStore store = sparselyFilled(directory.resolve("idle.mv"))) {
+      int chunksBefore = chunks(store);
+      Housekeeping housekeeping = new Housekeeping(80, 16 << 20);
+
+      for (int round = 0; round < 10; round++) {
+        assertThat(housekeeping.round(store, 0)).isFalse();
+        store.commit();
+      }
+
+      assertThat(housekeeping.runs()).isZero();
+      assertThat(chunks(store)).isEqualTo(chunksBefore);
+      assertThat(store.getFileStore().getChunksFillRate()).isLessThan(80); // sparse: a fixed limit would rewrite it
+    }
+  }
+
+  @Test
+  void aRoundRewritesOnlyWhatTheBytesWrittenSinceTheRoundBeforePayFor() {
+    try (MVStore store = sparselyFilled(directory.resolve("paid.mv"))) {
+      int chunksBefore = chunks(store);
+      Housekeeping housekeeping = new Housekeeping(80, 16 << 20);
+
+      // a few bytes written pay for a few bytes of rewriting: no chunk's live pages fit in that
+      assertThat(housekeeping.round(store, 4)).isFalse();
+      store.commit();
+      assertThat(chunks(store)).isEqualTo(chunksBefore);
+
+      // 16 KB written pay for 64 KB, the limit under which the first test compacts
+      for (int round = 0; round < 30; round++) {
+        store.<String, String>openMap("payments").put("hot", "balance " + round);
+        housekeeping.round(store, 16 * 1024);
+        store.commit();
+      }
+      assertThat(housekeeping.runs()).isPositive();
+      assertThat(chunks(store)).isLessThan(chunksBefore / 4);
+    }
+  }
+
+  @Test
   void leavesChunksThatAreFullEnoughAlone() {
     try (MVStore store = new MVStore.Builder().fileName(directory.resolve("dense.mv").toString())
         .autoCommitDisabled().autoCommitBufferSize(0).open()) {
