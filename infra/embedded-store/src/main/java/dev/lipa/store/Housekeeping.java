@@ -35,6 +35,7 @@ final class Housekeeping {
 
   private final int targetFillRate;
   private final int writeBytes;
+  private final int rewritePerByteWritten;
   private volatile long runs;
   private volatile long longestPauseNanos;
   private volatile long totalNanos;
@@ -44,18 +45,31 @@ final class Housekeeping {
    * @param writeBytes the most live data one round rewrites
    */
   Housekeeping(int targetFillRate, int writeBytes) {
+    this(targetFillRate, writeBytes, REWRITE_PER_BYTE_WRITTEN);
+  }
+
+  /**
+   * @param rewritePerByteWritten the most a round rewrites per byte written since the round before; 0: every round
+   *     rewrites up to {@code writeBytes} whatever was written (the store before its compaction was paced, for
+   *     measuring)
+   */
+  Housekeeping(int targetFillRate, int writeBytes, int rewritePerByteWritten) {
     this.targetFillRate = targetFillRate;
     this.writeBytes = writeBytes;
+    this.rewritePerByteWritten = rewritePerByteWritten;
   }
 
   /**
    * Below 80% live data, at most 16 MB a round (chunks of up to about 16 MB of live data, a second's worth at well over
-   * a thousand payments a second); the system properties {@code lipa.store.compact-fill-rate} and {@code lipa.store.compact-bytes} change
-   * both (a fill rate of 0 turns compaction off), for measuring.
+   * a thousand payments a second) and at most {@link #REWRITE_PER_BYTE_WRITTEN} times what was written; the system
+   * properties {@code lipa.store.compact-fill-rate}, {@code lipa.store.compact-bytes} and
+   * {@code lipa.store.compact-per-byte-written} change them (a fill rate of 0 turns compaction off, a rewrite per
+   * byte of 0 unpaces it), for measuring.
    */
   static Housekeeping standard() {
     return new Housekeeping(Integer.getInteger("lipa.store.compact-fill-rate", 80),
-        Integer.getInteger("lipa.store.compact-bytes", 16 << 20));
+        Integer.getInteger("lipa.store.compact-bytes", 16 << 20),
+        Integer.getInteger("lipa.store.compact-per-byte-written", REWRITE_PER_BYTE_WRITTEN));
   }
 
   /**
@@ -75,10 +89,13 @@ final class Housekeeping {
    * @return whether it rewrote anything
    */
   boolean round(MVStore store, long written) {
+    if (rewritePerByteWritten == 0) {
+      return compact(store, writeBytes);
+    }
     if (written <= 0) {
       return false;
     }
-    return compact(store, (int) Math.min(writeBytes, written * REWRITE_PER_BYTE_WRITTEN));
+    return compact(store, (int) Math.min(writeBytes, written * rewritePerByteWritten));
   }
 
   private boolean compact(MVStore store, int limit) {

@@ -63,6 +63,8 @@ class HousekeepingTests {
       assertThat(housekeeping.runs()).isZero();
       assertThat(chunks(store)).isEqualTo(chunksBefore);
       assertThat(store.getFileStore().getChunksFillRate()).isLessThan(80); // sparse: a fixed limit would rewrite it
+      Housekeeping unpaced = new Housekeeping(80, 16 << 20, 0);
+      assertThat(unpaced.round(store, 0)).isTrue();
     }
   }
 
