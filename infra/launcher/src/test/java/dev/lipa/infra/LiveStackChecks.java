@@ -122,25 +122,27 @@ final class LiveStackChecks {
   }
 
   /**
-   * Runs {@code send} under the simulator's fault modes until the simulator has received one more request on
-   * {@code apiPath} (the rail sends after the 201, from its Kafka listener), then clears the faults, so that what the
-   * platform asks afterwards (a query, a Transaction Status) meets a working Daraja.
+   * Runs {@code send} under the simulator's fault modes until the simulator has accepted (answered 2xx) one more
+   * request on {@code apiPath} (the rail sends after the 201, from its Kafka listener), then clears the faults, so that
+   * what the platform asks afterwards (a query, a Transaction Status) meets a working Daraja. Accepted, not received:
+   * a request refused for its token (the rail then fetches a fresh one and sends once more) is not the one the faults
+   * are for. Only the faults are cleared, never the tokens, which the rail may be using at that very moment.
    */
   String underFaults(String faults, String apiPath, Supplier<String> send) {
-    long before = received(apiPath);
+    long before = accepted(apiPath);
     control("faults", faults);
     try {
       String requestId = send.get();
       Awaitility.await().atMost(SETTLED).pollInterval(Duration.ofMillis(100))
-          .until(() -> received(apiPath) > before);
+          .until(() -> accepted(apiPath) > before);
       return requestId;
     } finally {
-      control("reset", "");
+      control("faults/clear", "");
     }
   }
 
-  private long received(String apiPath) {
-    return JSON.readTree(call("GET", "received", null)).path("received").path(apiPath).asLong(0);
+  private long accepted(String apiPath) {
+    return JSON.readTree(call("GET", "received", null)).path("accepted").path(apiPath).asLong(0);
   }
 
   private void control(String what, String body) {

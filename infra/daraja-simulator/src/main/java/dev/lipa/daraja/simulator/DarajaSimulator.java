@@ -122,6 +122,8 @@ public final class DarajaSimulator implements AutoCloseable {
   private final Map<String, BigDecimal> utility = new ConcurrentHashMap<>();
   private final Map<String, BigDecimal> working = new ConcurrentHashMap<>();
   private final List<Received> received = new CopyOnWriteArrayList<>();
+  /** Per API path, how many requests were answered 2xx: accepted (or, delayed by a fault, processed to be). */
+  private final Map<String, java.util.concurrent.atomic.LongAdder> accepted = new ConcurrentHashMap<>();
   private final List<Posted> posted = new CopyOnWriteArrayList<>();
   private final HttpServer server;
   private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
@@ -225,10 +227,14 @@ public final class DarajaSimulator implements AutoCloseable {
     tokens.replaceAll((k, t) -> new Token(t.app(), Instant.EPOCH));
   }
 
-  /** Clears the faults, the journal, the scripts and the tokens; keeps apps, shortcodes, initiators and books. */
+  /**
+   * Clears the faults, the journal and its counts, the scripts and the tokens; keeps apps, shortcodes, initiators and
+   * books.
+   */
   public void reset() {
     faults.reset();
     received.clear();
+    accepted.clear();
     posted.clear();
     stkScript.clear();
     payoutScript.clear();
@@ -251,12 +257,16 @@ public final class DarajaSimulator implements AutoCloseable {
       String body = readBody(exchange.getRequestBody());
       received.add(new Received(exchange.getRequestMethod(), path, body, clock.instant()));
       Answer answer = route(exchange, path, body);
+      if (answer.status() / 100 == 2 && !path.startsWith(SimulatorControl.PREFIX)) {
+        accepted.computeIfAbsent(path, p -> new java.util.concurrent.atomic.LongAdder()).increment();
+      }
       // what was asked and answered, never the body (it holds passwords and security credentials)
       log.info("{} {} -> {} {}", exchange.getRequestMethod(), path, answer.status(),
           answer.body() == null ? "" : answer.body().path("OriginatorConversationID").asString(
               answer.body().path("CheckoutRequestID").asString(answer.body().path("errorCode").asString(""))));
       Duration delay = faults.answerDelay;
-      if (!path.startsWith("/oauth/") && !delay.isZero()) {
+      // the delay is Daraja's: neither OAuth nor the simulator's own control API is slowed by it
+      if (!path.startsWith("/oauth/") && !path.startsWith(SimulatorControl.PREFIX) && !delay.isZero()) {
         sleep(delay); // processed already: the client that gives up now leaves a request that was received
       }
       byte[] bytes = JSON.writeValueAsBytes(answer.body());
@@ -1038,6 +1048,13 @@ public final class DarajaSimulator implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** Per API path, how many requests were answered 2xx (a refused token or a bad request is not counted). */
+  public Map<String, Long> accepted() {
+    Map<String, Long> counts = new java.util.TreeMap<>();
+    accepted.forEach((path, count) -> counts.put(path, count.sum()));
+    return counts;
   }
 
   /** The received requests, for a test's own filtering. */

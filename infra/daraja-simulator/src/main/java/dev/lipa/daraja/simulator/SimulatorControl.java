@@ -9,9 +9,11 @@ import tools.jackson.databind.JsonNode;
 /**
  * The simulator's own API under {@value #PREFIX}, for what drives a running simulator from outside its JVM (a demo
  * with {@code ./platform up --daraja-simulator}, the platform's system test): {@code POST /simulator/v1/faults} sets
- * fault modes, {@code POST /simulator/v1/reset} clears them and the scripts, {@code POST /simulator/v1/scripts} scripts
- * a customer's or a receiver's result code, {@code GET /simulator/v1/received} counts the requests received per API
- * path. Nothing like it exists at Safaricom; the simulator listens on loopback only.
+ * fault modes and {@code POST /simulator/v1/faults/clear} clears them (tokens and journal untouched),
+ * {@code POST /simulator/v1/reset} clears them, the scripts, the journal and the tokens,
+ * {@code POST /simulator/v1/scripts} scripts a customer's or a receiver's result code, {@code GET
+ * /simulator/v1/received} counts the requests received per API path, and those answered 2xx (accepted). Nothing like
+ * it exists at Safaricom; the simulator listens on loopback only.
  */
 final class SimulatorControl {
 
@@ -47,6 +49,10 @@ final class SimulatorControl {
     }
     return switch (path.substring(PREFIX.length())) {
       case "faults" -> faults(body);
+      case "faults/clear" -> {
+        simulator.faults().reset();
+        yield Outcome.ok(state());
+      }
       case "reset" -> {
         simulator.reset();
         yield Outcome.ok(state());
@@ -110,7 +116,10 @@ final class SimulatorControl {
     return Outcome.ok(state());
   }
 
-  /** How many requests each Daraja API path has received so far (since the last reset). */
+  /**
+   * How many requests each Daraja API path has received so far (since the last reset), and how many of them were
+   * answered 2xx ({@code accepted}): a request refused for its token counts in the first only.
+   */
   private Outcome received() {
     Map<String, Long> counts = new java.util.TreeMap<>();
     for (DarajaSimulator.Received r : simulator.received()) {
@@ -118,7 +127,7 @@ final class SimulatorControl {
         counts.merge(r.path(), 1L, Long::sum);
       }
     }
-    return Outcome.ok(Map.of("received", counts));
+    return Outcome.ok(Map.of("received", counts, "accepted", simulator.accepted()));
   }
 
   private Map<String, Object> state() {

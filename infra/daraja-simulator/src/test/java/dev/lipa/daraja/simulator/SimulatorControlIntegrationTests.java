@@ -37,7 +37,8 @@ class SimulatorControlIntegrationTests {
 
   private static HttpResponse<String> post(String path, String body) throws Exception {
     return HTTP.send(HttpRequest.newBuilder(URI.create(simulator.baseUrl() + path))
-        .POST(HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json").build(),
+        .POST(HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json")
+        .timeout(Duration.ofSeconds(20)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
@@ -93,6 +94,46 @@ class SimulatorControlIntegrationTests {
 
     assertThat(counts.statusCode()).isEqualTo(200);
     assertThat(counts.body()).contains("\"/mpesa/b2c/v3/paymentrequest\":1").doesNotContain("/simulator/");
+  }
+
+  @Test
+  void countsAsAcceptedOnlyWhatItAnswered2xx() throws Exception {
+    HttpResponse<String> refused = HTTP.send(HttpRequest.newBuilder(
+        URI.create(simulator.baseUrl() + "/mpesa/b2c/v3/paymentrequest")).POST(HttpRequest.BodyPublishers.ofString(
+            "{}")).header("Authorization", "Bearer not-a-token").build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(refused.statusCode()).isEqualTo(401);
+    assertThat(oauth().statusCode()).isEqualTo(200);
+
+    String counts = get("/simulator/v1/received").body();
+
+    assertThat(counts).contains("\"received\":{", "\"accepted\":{\"/oauth/v1/generate\":1}")
+        .contains("\"/mpesa/b2c/v3/paymentrequest\":1");
+  }
+
+  @Test
+  void clearingTheFaultsLeavesTheTokensValid() throws Exception {
+    String token = tools.jackson.databind.json.JsonMapper.builder().build().readTree(oauth().body())
+        .path("access_token").asString();
+    // ten minutes: Daraja's answers wait that long, the control API's own never do (post() gives up after 20 s)
+    assertThat(post("/simulator/v1/faults", "{\"callbacks\":\"NEVER\",\"answerAfterMillis\":600000}").statusCode())
+        .isEqualTo(200);
+
+    assertThat(post("/simulator/v1/faults/clear", "").statusCode()).isEqualTo(200);
+
+    assertThat(simulator.faults().callbackMode).isEqualTo(Faults.CallbackMode.NORMAL);
+    assertThat(simulator.faults().answerDelay).isEqualTo(Duration.ZERO);
+    HttpResponse<String> withToken = HTTP.send(HttpRequest.newBuilder(
+        URI.create(simulator.baseUrl() + "/mpesa/b2c/v3/paymentrequest")).POST(HttpRequest.BodyPublishers.ofString(
+            "{}")).header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(withToken.statusCode()).as("the token still passes; the empty body does not").isEqualTo(400);
+  }
+
+  private static HttpResponse<String> oauth() throws Exception {
+    String basic = java.util.Base64.getEncoder().encodeToString((DarajaSimulator.CONSUMER_KEY + ":"
+        + DarajaSimulator.CONSUMER_SECRET).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return HTTP.send(HttpRequest.newBuilder(URI.create(simulator.baseUrl()
+        + "/oauth/v1/generate?grant_type=client_credentials")).header("Authorization", "Basic " + basic).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private static HttpResponse<String> get(String path) throws Exception {
