@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -35,6 +36,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
@@ -123,7 +125,7 @@ public final class DarajaSimulator implements AutoCloseable {
   private final Map<String, BigDecimal> working = new ConcurrentHashMap<>();
   private final List<Received> received = new CopyOnWriteArrayList<>();
   /** Per API path, how many requests were answered 2xx: accepted (or, delayed by a fault, processed to be). */
-  private final Map<String, java.util.concurrent.atomic.LongAdder> accepted = new ConcurrentHashMap<>();
+  private final Map<String, LongAdder> accepted = new ConcurrentHashMap<>();
   private final List<Posted> posted = new CopyOnWriteArrayList<>();
   private final HttpServer server;
   private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
@@ -258,7 +260,7 @@ public final class DarajaSimulator implements AutoCloseable {
       received.add(new Received(exchange.getRequestMethod(), path, body, clock.instant()));
       Answer answer = route(exchange, path, body);
       if (answer.status() / 100 == 2 && !path.startsWith(SimulatorControl.PREFIX)) {
-        accepted.computeIfAbsent(path, p -> new java.util.concurrent.atomic.LongAdder()).increment();
+        accepted.computeIfAbsent(path, p -> new LongAdder()).increment();
       }
       // what was asked and answered, never the body (it holds passwords and security credentials)
       log.info("{} {} -> {} {}", exchange.getRequestMethod(), path, answer.status(),
@@ -1052,7 +1054,7 @@ public final class DarajaSimulator implements AutoCloseable {
 
   /** Per API path, how many requests were answered 2xx (a refused token or a bad request is not counted). */
   public Map<String, Long> accepted() {
-    Map<String, Long> counts = new java.util.TreeMap<>();
+    Map<String, Long> counts = new TreeMap<>();
     accepted.forEach((path, count) -> counts.put(path, count.sum()));
     return counts;
   }

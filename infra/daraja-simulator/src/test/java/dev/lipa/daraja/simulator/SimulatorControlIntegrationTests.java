@@ -6,7 +6,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -98,10 +100,7 @@ class SimulatorControlIntegrationTests {
 
   @Test
   void countsAsAcceptedOnlyWhatItAnswered2xx() throws Exception {
-    HttpResponse<String> refused = HTTP.send(HttpRequest.newBuilder(
-        URI.create(simulator.baseUrl() + "/mpesa/b2c/v3/paymentrequest")).POST(HttpRequest.BodyPublishers.ofString(
-            "{}")).header("Authorization", "Bearer not-a-token").build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(refused.statusCode()).isEqualTo(401);
+    assertThat(emptyB2c("not-a-token").statusCode()).isEqualTo(401);
     assertThat(oauth().statusCode()).isEqualTo(200);
 
     String counts = get("/simulator/v1/received").body();
@@ -112,8 +111,7 @@ class SimulatorControlIntegrationTests {
 
   @Test
   void clearingTheFaultsLeavesTheTokensValid() throws Exception {
-    String token = tools.jackson.databind.json.JsonMapper.builder().build().readTree(oauth().body())
-        .path("access_token").asString();
+    String token = DarajaSimulator.JSON.readTree(oauth().body()).path("access_token").asString();
     // ten minutes: Daraja's answers wait that long, the control API's own never do (post() gives up after 20 s)
     assertThat(post("/simulator/v1/faults", "{\"callbacks\":\"NEVER\",\"answerAfterMillis\":600000}").statusCode())
         .isEqualTo(200);
@@ -122,15 +120,31 @@ class SimulatorControlIntegrationTests {
 
     assertThat(simulator.faults().callbackMode).isEqualTo(Faults.CallbackMode.NORMAL);
     assertThat(simulator.faults().answerDelay).isEqualTo(Duration.ZERO);
-    HttpResponse<String> withToken = HTTP.send(HttpRequest.newBuilder(
-        URI.create(simulator.baseUrl() + "/mpesa/b2c/v3/paymentrequest")).POST(HttpRequest.BodyPublishers.ofString(
-            "{}")).header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(withToken.statusCode()).as("the token still passes; the empty body does not").isEqualTo(400);
+    assertThat(emptyB2c(token).statusCode()).as("the token still passes; the empty body does not").isEqualTo(400);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"/simulator/v1/faults/clear/", "/simulator/v1/faults%2Fclear", "/simulator/v1/faults/clear;x=1",
+      "//simulator/v1/faults/clear", "/simulator/v1/%66aults/clear", "/simulator/v1/faults/../faults/clear",
+      "/SIMULATOR/v1/faults/clear"})
+  void clearsTheFaultsOnlyAtItsOwnSpelling(String path) throws Exception {
+    post("/simulator/v1/faults", "{\"callbacks\":\"NEVER\"}");
+
+    assertThat(post(path, "").statusCode()).isEqualTo(404);
+
+    assertThat(simulator.faults().callbackMode).isEqualTo(Faults.CallbackMode.NEVER);
+  }
+
+  /** An empty B2C request with a bearer token: 401 when the token is refused, 400 (the body) when it passes. */
+  private static HttpResponse<String> emptyB2c(String token) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(simulator.baseUrl() + "/mpesa/b2c/v3/paymentrequest"))
+        .POST(HttpRequest.BodyPublishers.ofString("{}")).header("Authorization", "Bearer " + token).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private static HttpResponse<String> oauth() throws Exception {
-    String basic = java.util.Base64.getEncoder().encodeToString((DarajaSimulator.CONSUMER_KEY + ":"
-        + DarajaSimulator.CONSUMER_SECRET).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    String basic = Base64.getEncoder().encodeToString((DarajaSimulator.CONSUMER_KEY + ":"
+        + DarajaSimulator.CONSUMER_SECRET).getBytes(StandardCharsets.UTF_8));
     return HTTP.send(HttpRequest.newBuilder(URI.create(simulator.baseUrl()
         + "/oauth/v1/generate?grant_type=client_credentials")).header("Authorization", "Basic " + basic).GET().build(),
         HttpResponse.BodyHandlers.ofString());
