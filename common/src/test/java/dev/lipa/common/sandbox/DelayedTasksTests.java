@@ -87,6 +87,39 @@ class DelayedTasksTests {
   }
 
   @Test
+  void closingStillGivesTheAnswersAlreadyScheduledThatFallDueWithinTheDrain() {
+    // a rolling restart: the pushes this replica scheduled just before its stop are answered by it, not by the overdue
+    // sweep a minute later
+    AtomicInteger ran = new AtomicInteger();
+    DelayedTasks tasks = new DelayedTasks("test-timer", Duration.ofMillis(400), 4);
+    for (int i = 0; i < 10; i++) {
+      assertThat(tasks.schedule(ran::incrementAndGet)).isTrue();
+    }
+    long started = System.nanoTime();
+    tasks.close();
+    long tookMillis = (System.nanoTime() - started) / 1_000_000;
+
+    assertThat(ran).as("answers scheduled before the close").hasValue(10);
+    assertThat(tookMillis).as("the close waited for them, not for its whole bound").isBetween(200L, 3000L);
+    assertThat(tasks.schedule(ran::incrementAndGet)).as("scheduling after close").isFalse();
+  }
+
+  @Test
+  void closingDropsWhatFallsDueAfterTheDrainAndReturnsInBoundedTime() throws InterruptedException {
+    AtomicInteger ran = new AtomicInteger();
+    DelayedTasks tasks = new DelayedTasks("test-timer", Duration.ofSeconds(30), 4);
+    tasks.schedule(ran::incrementAndGet);
+    long started = System.nanoTime();
+    tasks.close();
+    long tookMillis = (System.nanoTime() - started) / 1_000_000;
+
+    assertThat(tookMillis).as("at most the drain, not the task's delay")
+        .isLessThan(DelayedTasks.DRAIN.toMillis() + 2000);
+    Thread.sleep(200);
+    assertThat(ran).as("due after the drain: left to the overdue sweep").hasValue(0);
+  }
+
+  @Test
   void theDefaultBoundLeavesMostOfTheStoreConnectionPoolToRequests() {
     try (DelayedTasks tasks = new DelayedTasks("test-timer", Duration.ofMillis(10))) {
       // the store driver's pool holds 100 connections by default
