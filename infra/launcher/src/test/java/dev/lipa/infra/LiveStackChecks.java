@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import org.awaitility.Awaitility;
 import tools.jackson.databind.JsonNode;
@@ -23,6 +24,11 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class LiveStackChecks {
 
+  /** Daraja's API paths, as the simulator counts the requests it accepted on each. */
+  static final String STK_PUSH = "/mpesa/stkpush/v1/processrequest";
+  static final String STK_QUERY = "/mpesa/stkpushquery/v1/query";
+  static final String B2C = "/mpesa/b2c/v3/paymentrequest";
+  static final String TRANSACTION_STATUS = "/mpesa/transactionstatus/v1/query";
   /** A number the simulator's customer pays from (Daraja's test number). */
   static final String PAYING_PHONE = "254708374149";
   static final Duration SETTLED = Duration.ofSeconds(60);
@@ -49,9 +55,28 @@ final class LiveStackChecks {
   }
 
   String stkPush(String phone, int amount) {
-    return created("/api/v1/stk/new", """
+    return created("/api/v1/stk/new", stkPushBody(phone, amount, null));
+  }
+
+  /** The body of a live STK push, with the caller's own referenceId when it is not null. */
+  static String stkPushBody(String phone, int amount, String referenceId) {
+    return """
         {"description":"Order 7","phoneNumber":"%s","amount":%d,"accountReference":"INV7",
-         "callbackUrl":"https://merchant.example/callbacks/stk"}""".formatted(phone, amount));
+         "callbackUrl":"https://merchant.example/callbacks/stk"%s}""".formatted(phone, amount,
+        referenceId == null ? "" : ",\"referenceId\":\"" + referenceId + "\"");
+  }
+
+  /**
+   * A Kenyan number of its own, which the simulator's customer pays from like any other: pushes beyond the existing
+   * ones go to it, so that none meets {@link #PAYING_PHONE}'s prompt limit (3 a minute) or a push still open on it.
+   */
+  static String anotherPayingPhone() {
+    return "25471" + String.format("%07d", ThreadLocalRandom.current().nextInt(10_000_000));
+  }
+
+  /** The live key's token, as the gateway wants it. */
+  Map<String, String> bearer() {
+    return merchant;
   }
 
   String sendMoney(String phone, int amount) {
@@ -141,7 +166,11 @@ final class LiveStackChecks {
     }
   }
 
-  private long accepted(String apiPath) {
+  /**
+   * How many requests on a Daraja API path the simulator has answered 2xx since it started (or was last reset): a test
+   * takes it before and after, so that what other tests sent does not count.
+   */
+  long accepted(String apiPath) {
     return JSON.readTree(call("GET", "received", null)).path("accepted").path(apiPath).asLong(0);
   }
 

@@ -6,8 +6,13 @@ import static org.awaitility.Awaitility.await;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.sun.net.httpserver.HttpServer;
+import dev.lipa.common.environment.Environment;
+import dev.lipa.common.idempotency.IdempotencyKeys;
+import dev.lipa.common.testsupport.EventContracts;
 import dev.lipa.common.testsupport.RawHttp;
 import dev.lipa.common.testsupport.TestHttp;
+import dev.lipa.common.tracing.LogContext;
+import dev.lipa.infra.topics.TopicDeclarations;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
@@ -30,6 +35,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -41,6 +47,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,6 +61,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.util.FileSystemUtils;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Starts the whole platform exactly as a user does ({@code ./platform up}: a Kafka broker, the on-disk store and every
@@ -65,6 +77,7 @@ class PlatformSystemTests {
   private static final int GATEWAY_PORT = Ports.declared().stream().filter(p -> p.listener().equals("gateway"))
       .findFirst().orElseThrow().defaultPort() + PORT_OFFSET;
   private static final Map<String, String> ENV = new HashMap<>();
+  private static final JsonMapper JSON = JsonMapper.builder().build();
   /** Debian's prometheus: ./platform up --observe starts it when it is there (CI installs it; elsewhere it may not be). */
   private static final boolean OBSERVE = Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
       .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, "prometheus")));
@@ -374,12 +387,28 @@ class PlatformSystemTests {
   void aLivePayoutWhoseAnswerAndResultWereLostIsSettledByTransactionStatus() throws Exception {
     LiveStackChecks live = live();
     BigDecimal credited = live.collect(300);
+    long paymentRequestsBefore = live.accepted(LiveStackChecks.B2C);
+    long statusQueriesBefore = live.accepted(LiveStackChecks.TRANSACTION_STATUS);
 
     String payout = live.underFaults("{\"answerAfterMillis\":4000,\"callbacks\":\"NEVER\"}",
-        "/mpesa/b2c/v3/paymentrequest", () -> live.sendMoney(LiveStackChecks.PAYING_PHONE, 120));
+        LiveStackChecks.B2C, () -> live.sendMoney(LiveStackChecks.PAYING_PHONE, 120));
 
     live.awaitSuccess("send-money", payout);
     live.awaitAvailable(credited.subtract(new BigDecimal("120")));
+    // how it was settled: Daraja accepted the payment request once (never resent) and a Transaction Status question
+    assertThat(live.accepted(LiveStackChecks.B2C) - paymentRequestsBefore)
+        .as("B2C payment requests the simulator accepted for payout %s", payout).isEqualTo(1);
+    assertThat(live.accepted(LiveStackChecks.TRANSACTION_STATUS))
+        .as("Transaction Status queries the simulator accepted").isGreaterThan(statusQueriesBefore);
+    // the rail's record of what it sent keeps the payout UNKNOWN (its answer never read) and the question's id
+    try (MongoClient mongo = MongoClients.create("mongodb://127.0.0.1:" + ENV.get("STORE_PORT"))) {
+      Document sent = mongo.getDatabase("lipa-payouts-live").getCollection("daraja_payout_requests")
+          .find(new Document("_id", payout)).first();
+      assertThat(sent).as("the Daraja rail's record of payout %s", payout).isNotNull();
+      assertThat(sent.getString("state")).as("where payout %s stands with Daraja", payout).isEqualTo("UNKNOWN");
+      assertThat(sent.getList("statusConversationIds", String.class))
+          .as("Transaction Status questions Daraja acknowledged for payout %s", payout).isNotEmpty();
+    }
   }
 
   /**
@@ -391,12 +420,113 @@ class PlatformSystemTests {
   void aLivePushWhoseCallbackNeverCameIsSettledByReconciliation() throws Exception {
     LiveStackChecks live = live();
     BigDecimal opening = live.available();
+    long queriesBefore = live.accepted(LiveStackChecks.STK_QUERY);
 
-    String push = live.underFaults("{\"callbacks\":\"NEVER\"}", "/mpesa/stkpush/v1/processrequest",
+    String push = live.underFaults("{\"callbacks\":\"NEVER\"}", LiveStackChecks.STK_PUSH,
         () -> live.stkPush(LiveStackChecks.PAYING_PHONE, 250));
 
     live.awaitSuccess("stk", push);
     live.awaitAvailable(opening.add(new BigDecimal("250")));
+    // how it was settled: with no callback sent, by an STK Query Daraja answered
+    assertThat(live.accepted(LiveStackChecks.STK_QUERY)).as("STK Query requests the simulator accepted")
+        .isGreaterThan(queriesBefore);
+  }
+
+  /**
+   * Issue 17's isolation on the running platform: a sandbox key's token on a live path and a live key's token on a
+   * sandbox path are each refused with 403 naming the key's environment, and neither created anything in the
+   * environment of its path: a lookup there by its referenceId finds nothing, and the right key then creates that
+   * referenceId afresh (a referenceId used before would be answered with a replay of the original).
+   */
+  @Test
+  @Order(3)
+  void aKeyOfOneEnvironmentIsRefusedOnTheOthersPathsAndCreatesNothingThere() throws Exception {
+    LiveStackChecks live = live();
+    Map<String, String> sandboxKey = TestHttp.bearer(token());
+    Map<String, String> liveKey = live.bearer();
+    String run = UUID.randomUUID().toString().substring(0, 8);
+    String sandboxKeysReference = "sandbox-key-on-live-" + run;
+    String liveKeysReference = "live-key-on-sandbox-" + run;
+    // each body one the environment of its path would accept: had the gateway let it through, it would be created
+    String liveBody = LiveStackChecks.stkPushBody(LiveStackChecks.anotherPayingPhone(), 10, sandboxKeysReference);
+    String sandboxBody = TestHttp.json(Map.of("description", "Order 46",
+        "phoneNumber", LiveStackChecks.anotherPayingPhone(), "amount", 10, "accountReference", "INV46",
+        "referenceId", liveKeysReference,
+        "callbackUrl", "http://127.0.0.1:" + merchant.getAddress().getPort() + "/callbacks"));
+
+    TestHttp.Response sandboxKeyOnLive = gateway.postJson("/api/v1/stk/new", liveBody, sandboxKey);
+    TestHttp.Response liveKeyOnSandbox = gateway.postJson("/api/sandbox/v1/stk/new", sandboxBody, liveKey);
+
+    assertThat(sandboxKeyOnLive.status()).as(sandboxKeyOnLive.body()).isEqualTo(403);
+    assertThat(sandboxKeyOnLive.json().path("message").asString()).contains("sandbox key")
+        .isEqualTo(Environment.SANDBOX.wrongPathMessage());
+    assertThat(liveKeyOnSandbox.status()).as(liveKeyOnSandbox.body()).isEqualTo(403);
+    assertThat(liveKeyOnSandbox.json().path("message").asString()).contains("live key")
+        .isEqualTo(Environment.LIVE.wrongPathMessage());
+    String liveLookup = "/api/v1/stk/single?referenceId=";
+    String sandboxLookup = "/api/sandbox/v1/stk/single?referenceId=";
+    assertThat(gateway.get(liveLookup + sandboxKeysReference, liveKey).status()).isEqualTo(404);
+    assertThat(gateway.get(sandboxLookup + liveKeysReference, sandboxKey).status()).isEqualTo(404);
+
+    BigDecimal opening = live.available();
+    TestHttp.Response liveCreated = gateway.postJson("/api/v1/stk/new", liveBody, liveKey);
+    TestHttp.Response sandboxCreated = gateway.postJson("/api/sandbox/v1/stk/new", sandboxBody, sandboxKey);
+    for (TestHttp.Response created : List.of(liveCreated, sandboxCreated)) {
+      assertThat(created.status()).as(created.body()).isEqualTo(201);
+      assertThat(created.headers().firstValue(IdempotencyKeys.REPLAYED_HEADER)).as("a replay of an earlier push")
+          .isEmpty();
+    }
+    // the lookups that found nothing find these now, each in its own environment only
+    assertThat(gateway.get(liveLookup + sandboxKeysReference, liveKey).status()).isEqualTo(200);
+    assertThat(gateway.get(sandboxLookup + liveKeysReference, sandboxKey).status()).isEqualTo(200);
+    assertThat(gateway.get(liveLookup + liveKeysReference, liveKey).status()).isEqualTo(404);
+    assertThat(gateway.get(sandboxLookup + sandboxKeysReference, sandboxKey).status()).isEqualTo(404);
+    // the simulator pays the live push: its credit lands before another test reads the balance
+    live.awaitSuccess("stk", liveCreated.json().path("data").path("requestId").asString());
+    live.awaitAvailable(opening.add(BigDecimal.TEN));
+  }
+
+  /**
+   * Issue 16's correlation in real log lines: collections-service writes JSON, and its lines about a payment carry the
+   * trace id the gateway returned for it, the organisation and the requestId as fields of their own. The live stack's
+   * collections-service is the one that logs an STK push it handled normally (its Daraja rail's "accepted by
+   * Daraja"); the sandbox rail logs nothing about a push that went as expected.
+   */
+  @Test
+  @Order(3)
+  void collectionsServiceLogsAPushAsJsonWithItsTraceIdOrganisationAndRequestId() throws Exception {
+    LiveStackChecks live = live();
+    BigDecimal opening = live.available();
+    TestHttp.Response created = gateway.postJson("/api/v1/stk/new",
+        LiveStackChecks.stkPushBody(LiveStackChecks.anotherPayingPhone(), 30, null), live.bearer());
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    String traceId = created.headers().firstValue("X-Trace-Id").orElseThrow();
+    String push = created.json().path("data").path("requestId").asString();
+    live.awaitSuccess("stk", push);
+    live.awaitAvailable(opening.add(new BigDecimal("30")));
+
+    String organisationId = credentials().path("organisationId").asString();
+    Path log = VAR.resolve("logs").resolve("collections-service-live.log");
+    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+        assertThat(jsonLinesMentioning(log, push)).as("%s's lines about push %s", log.getFileName(), push)
+            .anySatisfy(line -> {
+              assertThat(line.path("service").path("name").asString()).isEqualTo("collections-service");
+              assertThat(line.path("traceId").asString()).as("traceId").isEqualTo(traceId);
+              assertThat(line.path(LogContext.ORGANISATION).asString()).as("organisation").isEqualTo(organisationId);
+              assertThat(line.path(LogContext.REQUEST_ID).asString()).as("requestId").isEqualTo(push);
+            }));
+  }
+
+  /** Every line of the log file that mentions {@code text}, each read as the JSON object it must be. */
+  private static List<JsonNode> jsonLinesMentioning(Path log, String text) throws IOException {
+    List<JsonNode> lines = new ArrayList<>();
+    for (String line : Files.readString(log, StandardCharsets.ISO_8859_1).lines().filter(l -> l.contains(text))
+        .toList()) {
+      JsonNode json = JSON.readTree(line);
+      assertThat(json.isObject()).as("a JSON log line: %s", line).isTrue();
+      lines.add(json);
+    }
+    return lines;
   }
 
   private static LiveStackChecks liveChecks;
@@ -649,6 +779,81 @@ class PlatformSystemTests {
     assertThat(traces.spans()).as("spans exported").isNotEmpty();
     assertThat(findings).as("secrets, tokens, card numbers and phone numbers in %d log files and %d spans",
         files.size(), traces.spans().size()).isEmpty();
+  }
+
+  /**
+   * Issue 16's event contract over everything this run produced: every record of every topic topics.yaml declares,
+   * read from the beginning on the system test's broker, is an event of the AsyncAPI document on its channel and valid
+   * against its payload schema (common's {@link EventContracts}). The families the run drove are there, in both
+   * environments, so the check cannot pass on empty topics.
+   */
+  @Test
+  @Order(12)
+  void everyEventTheRunProducedIsAnEventOfTheAsyncApiDocument() {
+    List<String> topics = TopicDeclarations.read(ROOT.resolve("infra/deploy/helm/lipa/topics.yaml")).topics()
+        .stream().map(TopicDeclarations.Topic::name).toList();
+
+    Map<String, Set<String>> types = new TreeMap<>();
+    List<String> violations = new ArrayList<>();
+    int events = 0;
+    for (ConsumerRecord<String, String> record : everyRecordOf(topics)) {
+      if (record.value() == null) {
+        continue; // a tombstone of the compacted organisations topic: no event
+      }
+      events++;
+      List<String> broken = EventContracts.document().violations(record.topic(), record.value());
+      if (!broken.isEmpty()) {
+        violations.add(record.topic() + "-" + record.partition() + "@" + record.offset() + ": " + broken
+            + "\n    the event: " + record.value());
+        continue;
+      }
+      types.computeIfAbsent(record.topic(), topic -> new TreeSet<>())
+          .add(JSON.readTree(record.value()).path("type").asString(""));
+    }
+
+    // the conforming events of each topic: what the run drove is there
+    assertThat(types).as("topics with events").containsKeys("payments.collections.v1", "payments.payouts.v1",
+        "payments.checkout.v1", "payments.organisations.v1", "payments.callbacks.v1", "live.payments.collections.v1",
+        "live.payments.payouts.v1", "live.payments.callbacks.v1");
+    assertThat(types.get("payments.collections.v1")).as("STK events").contains("stk.accepted", "stk.succeeded");
+    assertThat(types.get("live.payments.collections.v1")).as("live STK events")
+        .contains("stk.accepted", "stk.succeeded");
+    assertThat(types.get("payments.payouts.v1")).as("payout events (the tenancy matrix's)")
+        .contains("sendmoney.accepted", "till.accepted", "paybill.accepted");
+    assertThat(types.get("live.payments.payouts.v1")).as("live payout events")
+        .contains("sendmoney.succeeded", "till.succeeded", "paybill.succeeded");
+    assertThat(types.get("payments.callbacks.v1")).as("callback requests").contains("callback.requested");
+    assertThat(types.get("live.payments.callbacks.v1")).as("live callback requests").contains("callback.requested");
+    assertThat(types.get("payments.checkout.v1")).as("checkout events").contains("checkout.created");
+    assertThat(types.get("payments.organisations.v1")).as("organisation profiles").contains("organisation.upserted");
+    assertThat(violations).as("events of %d that break %s", events, EventContracts.DOCUMENT).isEmpty();
+  }
+
+  /** Every record on these topics, from the beginning of each partition to its end offset when asked. */
+  private static List<ConsumerRecord<String, String>> everyRecordOf(List<String> topics) {
+    Properties properties = new Properties();
+    properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + ENV.get("KAFKA_PORT"));
+    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+    properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+    List<ConsumerRecord<String, String>> records = new ArrayList<>();
+    // assigned, no consumer group: nothing is committed, and the platform's groups are untouched
+    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(properties)) {
+      List<TopicPartition> partitions = new ArrayList<>();
+      for (String topic : topics) {
+        consumer.partitionsFor(topic, Duration.ofSeconds(30))
+            .forEach(partition -> partitions.add(new TopicPartition(topic, partition.partition())));
+      }
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, Duration.ofSeconds(30));
+      long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+      while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition))) {
+        assertThat(System.nanoTime()).as("every record read within 2 minutes").isLessThan(deadline);
+        consumer.poll(Duration.ofMillis(500)).forEach(records::add);
+      }
+    }
+    return records;
   }
 
   /** Every line of these files that holds one of the secrets: "file:line holds what", never the value itself. */
