@@ -226,6 +226,9 @@ class PlatformSystemTests {
               .returns("SPAN_KIND_CONSUMER", OtlpReceiver.ReceivedSpan::kind))
           .anySatisfy(span -> assertThat(span).returns("callback-dispatcher", OtlpReceiver.ReceivedSpan::service)
               .returns("SPAN_KIND_CONSUMER", OtlpReceiver.ReceivedSpan::kind))
+          // the ledger's credit of the push, read by payouts-service's batch listener in the push's own trace
+          .anySatisfy(span -> assertThat(span).returns("payouts-service", OtlpReceiver.ReceivedSpan::service)
+              .returns("SPAN_KIND_CONSUMER", OtlpReceiver.ReceivedSpan::kind))
           .anySatisfy(span -> assertThat(span).returns("callback-dispatcher", OtlpReceiver.ReceivedSpan::service)
               .returns("callback POST", OtlpReceiver.ReceivedSpan::name));
     });
@@ -315,6 +318,10 @@ class PlatformSystemTests {
         .doesNotContain(probeId, requestId, organisationId, phone, "0708374149"));
     // the gateway times proxied requests by route, never by raw path
     assertThat(pages.get("gateway")).contains("route=\"collections\"").doesNotContain("/api/sandbox/v1/stk/new");
+    // timers without client-side percentiles (a quantile series cannot be aggregated across replicas); the payment
+    // outcome latency's fixed buckets are the one histogram, for the dashboard's server-side percentile
+    pages.forEach((service, page) -> assertThat(page).as(service + "'s metrics").doesNotContain("quantile=\""));
+    assertThat(pages.get("collections-service")).contains("lipa_payment_outcome_latency_seconds_bucket{");
 
     // the public port serves no /actuator path, in any spelling
     for (String target : List.of("/actuator/prometheus", "/actuator/health", "/actuator", "/%61ctuator/prometheus",
