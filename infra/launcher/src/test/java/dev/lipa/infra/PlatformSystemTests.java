@@ -470,6 +470,22 @@ class PlatformSystemTests {
     assertThat(liveKeyOnSandbox.status()).as(liveKeyOnSandbox.body()).isEqualTo(403);
     assertThat(liveKeyOnSandbox.json().path("message").asString()).contains("live key")
         .isEqualTo(Environment.LIVE.wrongPathMessage());
+    // other spellings of the other environment's path through the gateway: each refused before any service
+    for (String target : List.of("/api//v1/stk/new", "/api/v1/%73tk/new", "/api/%76%31/stk/new", "/api/v1/stk/new;x=1",
+        "/api/sandbox/%2e%2e/v1/stk/new", "/api/sandbox/../v1/stk/new", "/api/V1/stk/new", "/api/v1/stk/new/")) {
+      assertThat(rawPost(GATEWAY_PORT, target, liveBody, sandboxKey).status()).as("POST %s, a sandbox key", target)
+          .isIn(400, 403, 404);
+    }
+    for (String target : List.of("/api/sandbox//v1/stk/new", "/api/%73andbox/v1/stk/new",
+        "/api/sandbox/v1/stk/new;x=1", "/api/sandbox/v1/%2e%2e/v1/stk/new", "/api/SANDBOX/v1/stk/new")) {
+      assertThat(rawPost(GATEWAY_PORT, target, sandboxBody, liveKey).status()).as("POST %s, a live key", target)
+          .isIn(400, 403, 404);
+    }
+    // the live collections-service called directly, behind the gateway, with the sandbox key's token: it checks again
+    RawHttp.Answer direct = rawPost(Integer.parseInt(ENV.get("COLLECTIONS_LIVE_PORT")), "/api/v1/stk/new", liveBody,
+        sandboxKey);
+    assertThat(direct.status()).as(direct.body()).isEqualTo(403);
+    assertThat(direct.body()).contains(Environment.SANDBOX.wrongPathMessage());
     String liveLookup = "/api/v1/stk/single?referenceId=";
     String sandboxLookup = "/api/sandbox/v1/stk/single?referenceId=";
     assertThat(gateway.get(liveLookup + sandboxKeysReference, liveKey).status()).isEqualTo(404);
@@ -522,6 +538,13 @@ class PlatformSystemTests {
               assertThat(line.path(LogContext.ORGANISATION).asString()).as("organisation").isEqualTo(organisationId);
               assertThat(line.path(LogContext.REQUEST_ID).asString()).as("requestId").isEqualTo(push);
             }));
+  }
+
+  /** A JSON POST as written, its target unnormalised, on a fresh connection. */
+  private static RawHttp.Answer rawPost(int port, String target, String body, Map<String, String> bearer) {
+    Map<String, String> headers = new HashMap<>(bearer);
+    headers.put("Content-Type", "application/json");
+    return RawHttp.send("127.0.0.1", port, "POST", target, headers, body);
   }
 
   /** Every line of the log file that mentions {@code text}, each read as the JSON object it must be. */
