@@ -65,7 +65,6 @@ class ProductionProfileIntegrationTests {
             + " and min.insync.replicas 1 (at least 2 wanted)")
         // what its listeners read, and their dead-letter topics
         .contains("topic payments.organisations.v1 has replication factor 1")
-        .contains("topic payments.collections.v1 has replication factor 1")
-        .contains("topic payments.collections.v1.collections-sandbox-rail.dlt does not exist"));
+        .contains("topic payments.organisations.v1.collections-service-organisations.dlt does not exist"));
   }
 }

@@ -94,7 +94,7 @@ class OrganisationStore {
     List<Bson> changes = new ArrayList<>();
     profileFields(next).forEach((field, value) -> changes.add(Updates.set(field, value)));
     return outbox.update(Filters.and(eq("_id", current.organisationId().value()), atRevision(current.revision())),
-        Updates.combine(changes), List.of(events.upserted(next))) != null;
+        Updates.combine(changes), List.of(events.upserted(next)));
   }
 
   Optional<Organisation> find(OrganisationId organisationId) {

@@ -86,8 +86,7 @@ public class CheckoutSessionStore {
           session.latePayments().stream().map(CheckoutSessionStore::latePayment).toList()));
     }
     Bson update = Updates.combine(changes);
-    return outbox.update(session.id().toString(), filter, update, outboxEvents.toOutbox(session, session.events()))
-        != null;
+    return outbox.update(session.id().toString(), filter, update, outboxEvents.toOutbox(session, session.events()));
   }
 
   /** A merchant's read: only the organisation's own sessions. */

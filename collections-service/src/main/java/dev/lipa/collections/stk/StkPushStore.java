@@ -11,6 +11,7 @@ import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.lookups.ListCursor;
 import dev.lipa.common.outbox.Outbox;
+import dev.lipa.common.outbox.OutboxEvent;
 import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Insert;
 import dev.lipa.common.once.OnceRecords;
@@ -23,6 +24,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.bson.types.Decimal128;
@@ -80,6 +82,14 @@ public class StkPushStore {
    */
   public Insert insert(StkPush push, Origin origin) {
     return records.insert(toDocument(push), origin, outboxEvents.toOutbox(push.events()));
+  }
+
+  /**
+   * Calls {@code listener} with each event of the pushes that Kafka acknowledged (see {@link Outbox#onAcknowledged}),
+   * on one of the outbox's threads.
+   */
+  public void onAcknowledged(Consumer<OutboxEvent> listener) {
+    outbox.onAcknowledged(listener);
   }
 
   /** Whether the push is stored (asked after its insert failed: it may have been applied all the same). */
@@ -165,7 +175,7 @@ public class StkPushStore {
       changes.add(Updates.set("receipt", result.receipt()));
     }
     return outbox.update(push.requestId().toString(), expected, Updates.combine(changes),
-        outboxEvents.toOutbox(push.events())) != null;
+        outboxEvents.toOutbox(push.events()));
   }
 
   private static Bson withoutOutbox() {

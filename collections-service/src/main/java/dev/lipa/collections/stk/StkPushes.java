@@ -42,6 +42,7 @@ public class StkPushes implements StkOutcomeHandler {
   private final PaymentMetrics metrics;
   private final ObjectProvider<StkRail> rails;
   private final StackEnvironment stack;
+  private final AcceptedPushes accepted = new AcceptedPushes();
 
   public StkPushes(StkPushStore store, RecordIds ids, Clock clock, PhonePromptLimits promptLimits,
       PaymentMetrics metrics, ObjectProvider<StkRail> rails, StackEnvironment stack) {
@@ -82,13 +83,14 @@ public class StkPushes implements StkOutcomeHandler {
       errors.throwIfAny();
     }
     RequestId requestId = RequestId.random();
+    boolean keep = target != null && target.answersInProcess();
     try (LogContext context = LogContext.payment(organisationId, requestId)) {
-      return accept(organisationId, request, origin, requestId);
+      return accept(organisationId, request, origin, requestId, keep);
     }
   }
 
   private Creation<StkPush> accept(OrganisationId organisationId, StkPushRequest request, Origin origin,
-      RequestId requestId) {
+      RequestId requestId, boolean keep) {
     Creation<StkPush> creation = CreateOnce.<StkPush>of(origin)
         .byIdempotencyKey(key -> store.findByIdempotencyKey(organisationId, key))
         .byReference(request.referenceId(), reference -> store.findByReference(organisationId, reference))
@@ -96,6 +98,9 @@ public class StkPushes implements StkOutcomeHandler {
         .create(() -> StkPush.accept(ids.next(), requestId, organisationId, request, now()),
             push -> store.insert(push, origin));
     if (creation instanceof Creation.Created<StkPush>(StkPush push)) {
+      if (keep) {
+        accepted.keep(push);
+      }
       metrics.accepted(PaymentKind.STK_PUSH, country(push));
     }
     return creation;
@@ -125,11 +130,13 @@ public class StkPushes implements StkOutcomeHandler {
   /**
    * Moves the push PENDING to SUCCESS or FAILED. The rail's acceptance ids and codes are written in the same update
    * as the result (the sandbox reports both together), so an outcome costs one store write; the emitted domain event
-   * and callback request travel in that write too.
+   * and callback request travel in that write too. A push this process accepted for an in-process rail is not read
+   * back first ({@link AcceptedPushes}): the outcome is then the one guarded update.
    */
   @Override
   public boolean apply(StkRailOutcome outcome) {
-    Optional<StkPush> found = store.find(outcome.organisationId(), outcome.requestId());
+    Optional<StkPush> found = accepted.take(outcome.organisationId(), outcome.requestId())
+        .or(() -> store.find(outcome.organisationId(), outcome.requestId()));
     if (found.isEmpty()) {
       log.warn("outcome for unknown STK push {} of {} ignored", outcome.requestId(), outcome.organisationId());
       return false;

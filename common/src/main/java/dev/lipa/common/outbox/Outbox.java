@@ -4,12 +4,14 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Updates;
 import java.time.Clock;
 import java.util.Date;
 import java.util.List;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.Producer;
 import org.bson.Document;
 import dev.lipa.common.tracing.TraceContexts;
@@ -47,6 +49,9 @@ public final class Outbox implements AutoCloseable {
   /** When the oldest still pending event was written; absent when nothing is pending. */
   public static final String PENDING_SINCE = "outboxPendingSince";
   static final String ID = "_id";
+  /** A state change's answer: whether it matched, which the document's id tells, and nothing more to decode. */
+  private static final FindOneAndUpdateOptions ID_ONLY = new FindOneAndUpdateOptions()
+      .returnDocument(ReturnDocument.AFTER).projection(Projections.include(ID));
 
   private final MongoCollection<Document> collection;
   private final Clock clock;
@@ -95,10 +100,11 @@ public final class Outbox implements AutoCloseable {
   /**
    * Applies a state change and appends its events in one atomic {@code findOneAndUpdate}. The filter names the
    * expected current state, which makes the change a compare-and-set: when it matches nothing (a late or duplicate
-   * transition) nothing is written, nothing is published and null is returned. Otherwise the events are published and
-   * the document as it is after the update is returned. {@code update} must not touch the outbox fields.
+   * transition) nothing is written, nothing is published and false is returned. Otherwise the events are published and
+   * true is returned. The store answers with the document's id alone (a projection), not the document: every caller
+   * knows what it wrote. {@code update} must not touch the outbox fields.
    */
-  public Document update(Bson filter, Bson update, List<OutboxEvent> written) {
+  public boolean update(Bson filter, Bson update, List<OutboxEvent> written) {
     List<OutboxEvent> events = underCurrentTrace(written);
     Bson change = update;
     if (!events.isEmpty()) {
@@ -106,12 +112,11 @@ public final class Outbox implements AutoCloseable {
       change = Updates.combine(update, Updates.pushEach(EVENTS, toDocuments(events)),
           Updates.min(PENDING_SINCE, Date.from(clock.instant())));
     }
-    Document after = collection.findOneAndUpdate(filter, change,
-        new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER));
+    Document after = collection.findOneAndUpdate(filter, change, ID_ONLY);
     if (after != null) {
       publisher.publish(after.get(ID), events);
     }
-    return after;
+    return after != null;
   }
 
   /**
@@ -120,7 +125,7 @@ public final class Outbox implements AutoCloseable {
    * When the outbox no longer holds exactly those events, the change is applied the plain way and the removal stays
    * held.
    */
-  public Document update(Object documentId, Bson filter, Bson update, List<OutboxEvent> written) {
+  public boolean update(Object documentId, Bson filter, Bson update, List<OutboxEvent> written) {
     List<OutboxEvent> events = underCurrentTrace(written);
     HeldAcknowledgements.Held ack = acks.take(documentId);
     if (ack != null) {
@@ -131,8 +136,7 @@ public final class Outbox implements AutoCloseable {
               Updates.set(PENDING_SINCE, Date.from(clock.instant())));
       Document after;
       try {
-        after = collection.findOneAndUpdate(guarded, change,
-            new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER));
+        after = collection.findOneAndUpdate(guarded, change, ID_ONLY);
       } catch (RuntimeException e) {
         acks.putBack(documentId, ack);
         throw e;
@@ -140,7 +144,7 @@ public final class Outbox implements AutoCloseable {
       if (after != null) {
         inFlight.release(ack.eventIds());
         publisher.publish(after.get(ID), events);
-        return after;
+        return true;
       }
       acks.putBack(documentId, ack);
     }
@@ -153,6 +157,17 @@ public final class Outbox implements AutoCloseable {
    */
   public void publish(Object documentId, List<OutboxEvent> events) {
     publisher.publish(documentId, events);
+  }
+
+  /**
+   * Calls {@code listener} with every event of this outbox that Kafka acknowledged from now on, whichever write or
+   * sweep published it, on one of the outbox's own threads (it must not block for long). An event republished after a
+   * crash or an outage is acknowledged, and passed on, again: the listener must be idempotent. A failing listener is
+   * logged and changes nothing else. A service uses it to act on its own event in process (the sandbox rail answers an
+   * accepted push) instead of consuming its own topic.
+   */
+  public void onAcknowledged(Consumer<OutboxEvent> listener) {
+    publisher.onAcknowledged(listener);
   }
 
   /** Republishes the events of documents pending for longer than the grace period; returns how many were sent. */

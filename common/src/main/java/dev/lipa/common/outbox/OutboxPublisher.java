@@ -4,11 +4,13 @@ import dev.lipa.common.tracing.TraceContexts;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -29,6 +31,7 @@ final class OutboxPublisher implements AutoCloseable {
   private final String namespace;
   private final TraceContexts tracing;
   private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+  private final List<Consumer<OutboxEvent>> listeners = new CopyOnWriteArrayList<>();
 
   OutboxPublisher(Producer<String, String> producer, InFlightEvents inFlight, HeldAcknowledgements acks,
       String namespace, TraceContexts tracing) {
@@ -37,6 +40,11 @@ final class OutboxPublisher implements AutoCloseable {
     this.inFlight = inFlight;
     this.acks = acks;
     this.namespace = namespace;
+  }
+
+  /** See {@link Outbox#onAcknowledged}. */
+  void onAcknowledged(Consumer<OutboxEvent> listener) {
+    listeners.add(listener);
   }
 
   /** Publishes the events of this document that this process is not publishing already, without waiting. */
@@ -131,6 +139,17 @@ final class OutboxPublisher implements AutoCloseable {
       inFlight.release(events.stream().map(OutboxEvent::eventId).filter(id -> !ids.contains(id)).toList());
       if (!ids.isEmpty()) {
         acks.acknowledged(documentId, ids);
+        events.stream().filter(event -> ids.contains(event.eventId())).forEach(this::passOn);
+      }
+    }
+
+    private void passOn(OutboxEvent event) {
+      for (Consumer<OutboxEvent> listener : listeners) {
+        try {
+          listener.accept(event);
+        } catch (RuntimeException e) {
+          log.warn("a listener of acknowledged event {} failed: {}", event.eventId(), e.toString());
+        }
       }
     }
   }

@@ -63,6 +63,24 @@ public final class MicrometerTraceContexts implements TraceContexts {
     };
   }
 
+  @Override
+  public void consume(String parent, String name, Runnable task) {
+    if (TraceContexts.wellFormed(parent) == null) {
+      task.run();
+      return;
+    }
+    Span span = propagator.extract(Map.of(TRACEPARENT_KEY, parent), (carrier, key) -> carrier.get(key))
+        .name(name).kind(Span.Kind.CONSUMER).start();
+    try (Tracer.SpanInScope scope = tracer.withSpan(span)) {
+      task.run();
+    } catch (RuntimeException e) {
+      span.error(e);
+      throw e;
+    } finally {
+      span.end();
+    }
+  }
+
   private String traceparent(Span span) {
     Map<String, String> carrier = new HashMap<>(2);
     propagator.inject(span.context(), carrier, Map::put);

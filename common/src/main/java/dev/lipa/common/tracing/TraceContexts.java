@@ -47,6 +47,11 @@ public interface TraceContexts {
     public Runnable carry(Runnable task) {
       return task;
     }
+
+    @Override
+    public void consume(String parent, String name, Runnable task) {
+      task.run();
+    }
   };
 
   /** The {@code traceparent} of the span current on this thread (sampled or not), or null outside any trace. */
@@ -63,6 +68,14 @@ public interface TraceContexts {
 
   /** The task, run under the span current now on this thread (a delayed task continues the trace that asked for it). */
   Runnable carry(Runnable task);
+
+  /**
+   * Runs {@code task} now, on this thread, in a consumer span of its own named {@code name}, a child of {@code parent},
+   * the stored {@code traceparent} of the event that caused the work (an event acted on in the process that wrote it,
+   * with no Kafka listener to continue its trace). Without a well-formed {@code parent} the task runs outside any
+   * new span.
+   */
+  void consume(String parent, String name, Runnable task);
 
   /** One outgoing hop's span. */
   interface Hop {

@@ -98,10 +98,11 @@ class OutboxIntegrationTests {
     OutboxEvent first = event("a-2");
     OutboxEvent second = event("a-2");
 
-    Document after = outbox.update(Filters.and(Filters.eq("_id", "a-2"), Filters.eq("status", "PENDING")),
+    boolean applied = outbox.update(Filters.and(Filters.eq("_id", "a-2"), Filters.eq("status", "PENDING")),
         Updates.set("status", "SUCCESS"), List.of(first, second));
 
-    assertThat(after).containsEntry("status", "SUCCESS");
+    assertThat(applied).isTrue();
+    assertThat(collection.find(Filters.eq("_id", "a-2")).first()).containsEntry("status", "SUCCESS");
     await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
         collection.find(Filters.eq("_id", "a-2")).first()).doesNotContainKeys(Outbox.EVENTS, Outbox.PENDING_SINCE));
     assertThat(consume(Duration.ofSeconds(2))).extracting(ConsumerRecord::value)
@@ -112,10 +113,10 @@ class OutboxIntegrationTests {
   void writesAndPublishesNothingWhenTheExpectedStateDoesNotMatch() {
     outbox.insert(new Document("_id", "a-3").append("status", "SUCCESS"), List.of());
 
-    Document after = outbox.update(Filters.and(Filters.eq("_id", "a-3"), Filters.eq("status", "PENDING")),
+    boolean applied = outbox.update(Filters.and(Filters.eq("_id", "a-3"), Filters.eq("status", "PENDING")),
         Updates.set("status", "FAILED"), List.of(event("a-3")));
 
-    assertThat(after).isNull();
+    assertThat(applied).isFalse();
     assertThat(collection.find(Filters.eq("_id", "a-3")).first())
         .containsEntry("status", "SUCCESS").doesNotContainKeys(Outbox.EVENTS, Outbox.PENDING_SINCE);
     assertThat(consume(Duration.ofSeconds(2))).isEmpty();
@@ -191,6 +192,41 @@ class OutboxIntegrationTests {
   }
 
   @Test
+  void passesOnEveryAcknowledgedEventAndNeverARefusedOne() {
+    List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+    MockProducer<String, String> refusing = new MockProducer<>(false, null, new StringSerializer(),
+        new StringSerializer());
+    OutboxEvent refused = event("l-1");
+    try (Outbox unlucky = new Outbox(collection, refusing, OutboxSettings.DEFAULTS, Clock.systemUTC())) {
+      unlucky.onAcknowledged(e -> heard.add(e.eventId()));
+      unlucky.insert(new Document("_id", "l-1").append("status", "PENDING"), List.of(refused));
+      await().atMost(Duration.ofSeconds(5)).until(() -> refusing.history().size() == 1);
+      assertThat(refusing.errorNext(new TimeoutException("broker unreachable"))).isTrue();
+    }
+    assertThat(heard).isEmpty();
+
+    // a listener that fails changes nothing: the removal is written and the other listener still hears the event
+    outbox.onAcknowledged(e -> {
+      throw new IllegalStateException("a listener's own failure");
+    });
+    outbox.onAcknowledged(e -> heard.add(e.eventId()));
+    OutboxEvent inserted = event("l-2");
+    outbox.insert(new Document("_id", "l-2").append("status", "PENDING"), List.of(inserted));
+    OutboxEvent updated = event("l-2");
+    await().atMost(Duration.ofSeconds(20)).until(() -> heard.contains(inserted.eventId()));
+    assertThat(outbox.update(Filters.and(Filters.eq("_id", "l-2"), Filters.eq("status", "PENDING")),
+        Updates.set("status", "SUCCESS"), List.of(updated))).isTrue();
+    // the refused event, republished by the sweep, is heard once Kafka has it
+    outbox.start();
+
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+      assertThat(heard).containsExactlyInAnyOrder(inserted.eventId(), updated.eventId(), refused.eventId());
+      assertThat(collection.find(Filters.in("_id", "l-1", "l-2")).into(new ArrayList<>()))
+          .allSatisfy(d -> assertThat(d).doesNotContainKeys(Outbox.EVENTS, Outbox.PENDING_SINCE));
+    });
+  }
+
+  @Test
   void theNextStateChangeCarriesTheHeldAcknowledgementInTheSameWrite() {
     try (Outbox holding = new Outbox(collection, producer,
         new OutboxSettings(Duration.ofSeconds(60), Duration.ofSeconds(120), 100, Duration.ofSeconds(30)),
@@ -203,10 +239,11 @@ class OutboxIntegrationTests {
           .extracting(d -> d.getString("eventId")).containsExactly(accepted.eventId());
 
       OutboxEvent succeeded = event("h-1");
-      Document after = holding.update("h-1", Filters.eq("status", "PENDING"), Updates.set("status", "SUCCESS"),
-          List.of(succeeded));
+      assertThat(holding.update("h-1", Filters.eq("status", "PENDING"), Updates.set("status", "SUCCESS"),
+          List.of(succeeded))).isTrue();
 
       // one write: the new state, and the outbox holding only the new event
+      Document after = collection.find(Filters.eq("_id", "h-1")).first();
       assertThat(after).containsEntry("status", "SUCCESS");
       assertThat(after.getList(Outbox.EVENTS, Document.class)).extracting(d -> d.getString("eventId"))
           .containsExactly(succeeded.eventId());
@@ -308,7 +345,7 @@ class OutboxIntegrationTests {
       consume(Duration.ofSeconds(1));
 
       assertThat(holding.update("h-3", Filters.eq("status", "PENDING"), Updates.set("status", "FAILED"),
-          List.of(event("h-3")))).isNull();
+          List.of(event("h-3")))).isFalse();
 
       Document stored = collection.find(Filters.eq("_id", "h-3")).first();
       assertThat(stored).containsEntry("status", "SUCCESS");

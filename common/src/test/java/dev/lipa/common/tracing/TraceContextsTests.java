@@ -51,6 +51,24 @@ class TraceContextsTests {
   }
 
   @Test
+  void workCausedByAStoredEventRunsInAChildSpanOfItAndLeavesNothingCurrent() {
+    AtomicReference<String> inside = new AtomicReference<>();
+
+    contexts.consume(STORED, "sandbox rail", () -> inside.set(contexts.current()));
+
+    assertThat(TestTracing.traceId(inside.get())).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+    assertThat(TestTracing.spanId(inside.get())).isNotEqualTo("00f067aa0ba902b7");
+    assertThat(contexts.current()).isNull();
+    // a forged or missing context starts nothing: the work runs as it is
+    for (String forged : new String[] {null, STORED + "\r\nX-Injected: 1",
+        "00-" + "0".repeat(32) + "-00f067aa0ba902b7-01"}) {
+      inside.set("unset");
+      contexts.consume(forged, "sandbox rail", () -> inside.set(contexts.current()));
+      assertThat(inside.get()).as(String.valueOf(forged)).isNull();
+    }
+  }
+
+  @Test
   void outsideAnyTraceThereIsNoContextAndATaskRunsAsItIs() {
     Runnable task = () -> { };
 

@@ -206,8 +206,9 @@ class PlatformSystemTests {
 
   /**
    * One STK push is one trace: the spans every process exported for the trace id the gateway returned cover the
-   * gateway, collections-service's HTTP request, its outbox relay and its Kafka listener (the sandbox rail), and the
-   * callback dispatcher's intake and its POST to the merchant.
+   * gateway, collections-service's HTTP request, its outbox relay and its sandbox rail (fed in process when Kafka
+   * acknowledged the push's accepted event, a consumer span of that event), and the callback dispatcher's intake and
+   * its POST to the merchant.
    */
   @Test
   @Order(3)
@@ -223,6 +224,7 @@ class PlatformSystemTests {
           .anySatisfy(span -> assertThat(span).returns("collections-service", OtlpReceiver.ReceivedSpan::service)
               .returns("outbox relay", OtlpReceiver.ReceivedSpan::name))
           .anySatisfy(span -> assertThat(span).returns("collections-service", OtlpReceiver.ReceivedSpan::service)
+              .returns("sandbox rail", OtlpReceiver.ReceivedSpan::name)
               .returns("SPAN_KIND_CONSUMER", OtlpReceiver.ReceivedSpan::kind))
           .anySatisfy(span -> assertThat(span).returns("callback-dispatcher", OtlpReceiver.ReceivedSpan::service)
               .returns("SPAN_KIND_CONSUMER", OtlpReceiver.ReceivedSpan::kind))

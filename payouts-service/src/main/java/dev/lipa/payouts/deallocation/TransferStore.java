@@ -103,7 +103,7 @@ public class TransferStore {
     return outbox.update(claimed(transfer, claimant),
         Updates.combine(Updates.set(STATUS, transfer.status().name()),
             Updates.set("updatedAt", Date.from(transfer.updatedAt())), Claims.released()),
-        List.of(events.completed(transfer))) != null;
+        List.of(events.completed(transfer)));
   }
 
   /**

@@ -11,6 +11,7 @@ import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.lookups.ListCursor;
 import dev.lipa.common.outbox.Outbox;
+import dev.lipa.common.outbox.OutboxEvent;
 import dev.lipa.common.once.Earlier;
 import dev.lipa.common.once.Insert;
 import dev.lipa.common.once.OnceRecords;
@@ -26,6 +27,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.bson.types.Decimal128;
@@ -79,6 +81,14 @@ public class PayoutStore implements ReservationOwners {
    */
   public Insert insert(Payout payout, Origin origin) {
     return records.insert(toDocument(payout), origin, outboxEvents.toOutbox(payout.events()));
+  }
+
+  /**
+   * Calls {@code listener} with each event of the payouts that Kafka acknowledged (see {@link Outbox#onAcknowledged}),
+   * on one of the outbox's threads.
+   */
+  public void onAcknowledged(Consumer<OutboxEvent> listener) {
+    outbox.onAcknowledged(listener);
   }
 
   public Optional<Payout> find(OrganisationId organisationId, RequestId requestId) {
@@ -149,8 +159,7 @@ public class PayoutStore implements ReservationOwners {
         Updates.set("transactionReceipt", result.transactionReceipt()),
         Updates.set("receiverName", result.receiverName()),
         Updates.set("callbackId", result.callbackId().toString()));
-    return outbox.update(payout.requestId().toString(), expected, changes, outboxEvents.toOutbox(payout.events()))
-        != null;
+    return outbox.update(payout.requestId().toString(), expected, changes, outboxEvents.toOutbox(payout.events()));
   }
 
   /** PENDING payouts of every organisation created before the cut-off, oldest first (the overdue sweep's list). */

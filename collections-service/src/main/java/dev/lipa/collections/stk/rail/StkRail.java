@@ -17,6 +17,15 @@ public interface StkRail {
   default void check(BigDecimal amount, String currency, FieldErrors errors) {
   }
 
+  /**
+   * Whether this rail answers every prompt within seconds and in this process (the sandbox): the service then keeps
+   * each push it accepts in memory until its outcome, and applies the outcome without reading the push back. A rail
+   * whose answer comes later, or through another replica (a live rail's callback), says no, the default.
+   */
+  default boolean answersInProcess() {
+    return false;
+  }
+
   /** Sends the payment prompt to the customer's phone. */
   void sendPrompt(StkPrompt prompt);
 

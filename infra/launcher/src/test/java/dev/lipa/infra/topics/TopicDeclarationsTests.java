@@ -45,7 +45,8 @@ class TopicDeclarationsTests {
         names.add(StackEnvironment.LIVE.topic(sandboxName));
       }
     }
-    assertThat(declaredGroupsByTopic().keySet()).containsExactlyInAnyOrderElementsOf(names);
+    assertThat(TopicDeclarations.read(FILE).topics()).extracting(TopicDeclarations.Topic::name)
+        .containsExactlyInAnyOrderElementsOf(names);
   }
 
   @Test
@@ -139,7 +140,10 @@ class TopicDeclarationsTests {
   private static Map<String, Set<String>> declaredGroupsByTopic() {
     Map<String, Set<String>> groups = new TreeMap<>();
     for (TopicDeclarations.Topic topic : TopicDeclarations.read(FILE).topics()) {
-      groups.put(topic.name(), new TreeSet<>(topic.consumerGroups()));
+      // a topic no service listener reads (the payouts topic in sandbox: its rail is fed in process) names no group
+      if (!topic.consumerGroups().isEmpty()) {
+        groups.put(topic.name(), new TreeSet<>(topic.consumerGroups()));
+      }
     }
     return groups;
   }

@@ -44,6 +44,11 @@ public class SandboxStkRail implements StkRail, AutoCloseable {
   }
 
   @Override
+  public boolean answersInProcess() {
+    return true;
+  }
+
+  @Override
   public void sendPrompt(StkPrompt prompt) {
     if (!timers.schedule(tracing.carry(() -> report(prompt)))) {
       log.info("sandbox rail stopping; the overdue sweep will answer STK push {}", prompt.requestId());
