@@ -9,11 +9,9 @@ import dev.lipa.common.environment.Environment;
 import dev.lipa.common.ids.OrganisationId;
 import dev.lipa.common.ids.RequestId;
 import dev.lipa.common.json.Money;
-import dev.lipa.common.outbox.OutboxEvent;
+import dev.lipa.common.outbox.AcknowledgedEventFeed;
 import dev.lipa.common.tracing.TraceContexts;
 import java.util.UUID;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
@@ -33,49 +31,17 @@ import tools.jackson.databind.json.JsonMapper;
 @ConditionalOnProperty(name = "lipa.collections.sandbox.enabled", havingValue = "true", matchIfMissing = true)
 class SandboxRailFeed {
 
-  private static final Logger log = LoggerFactory.getLogger(SandboxRailFeed.class);
-  private static final String ACCEPTED_TYPE = "\"" + StkOutboxEvents.ACCEPTED + "\"";
-
-  private final StkRail rail;
-  private final JsonMapper json;
-  private final TraceContexts tracing;
-
   SandboxRailFeed(StkRail rail, JsonMapper json, StkPushStore pushes, ObjectProvider<TraceContexts> tracing) {
-    this.rail = rail;
-    this.json = json;
-    this.tracing = tracing.getIfAvailable(() -> TraceContexts.NONE);
-    pushes.onAcknowledged(this::onAcknowledged);
+    pushes.onAcknowledged(new AcknowledgedEventFeed<>("sandbox rail", "\"" + StkOutboxEvents.ACCEPTED + "\"",
+        StkOutboxEvents.ACCEPTED::equals, SandboxRailFeed::prompt, rail::sendPrompt, json,
+        tracing.getIfAvailable(() -> TraceContexts.NONE)));
   }
 
-  void onAcknowledged(OutboxEvent event) {
-    if (!event.payload().contains(ACCEPTED_TYPE)) {
-      // the outcomes and callback requests of the pushes: skipped without parsing them (our own writer puts the type
-      // as a plain JSON string; an event that merely mentions it is parsed and its type checked below)
-      return;
-    }
-    StkPrompt prompt = prompt(event);
-    if (prompt != null) {
-      // in the push's own trace, as the consumer span of a Kafka listener would be
-      tracing.consume(event.traceparent(), "sandbox rail", () -> rail.sendPrompt(prompt));
-    }
-  }
-
-  /** The prompt an accepted push asks for; null for another event type or one that cannot be read. */
-  private StkPrompt prompt(OutboxEvent event) {
-    try {
-      JsonNode envelope = json.readTree(event.payload());
-      if (!StkOutboxEvents.ACCEPTED.equals(envelope.path("type").asString(""))) {
-        return null;
-      }
-      JsonNode data = envelope.path("data");
-      return new StkPrompt(OrganisationId.of(envelope.path("organisationId").asString()),
-          RequestId.of(UUID.fromString(data.path("requestId").asString())), data.path("phoneNumber").asString(),
-          Money.fromEvent(data.get("amount")), data.path("currency").asString());
-    } catch (RuntimeException e) {
-      // our own event, so this is a defect; the overdue sweep still answers the push from the store
-      log.error("accepted STK push event {} not readable; the overdue sweep will answer it: {}", event.eventId(),
-          e.toString());
-      return null;
-    }
+  /** The prompt an accepted push asks for. */
+  static StkPrompt prompt(JsonNode envelope) {
+    JsonNode data = envelope.path("data");
+    return new StkPrompt(OrganisationId.of(envelope.path("organisationId").asString()),
+        RequestId.of(UUID.fromString(data.path("requestId").asString())), data.path("phoneNumber").asString(),
+        Money.fromEvent(data.get("amount")), data.path("currency").asString());
   }
 }
