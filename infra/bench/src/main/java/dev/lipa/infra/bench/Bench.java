@@ -101,6 +101,7 @@ public final class Bench {
       say(Report.STEP_HEADER);
       WarmUp.run(run, samples, platformTarget(credentials, tokens, run));
       StoreKill storeKill = options.killsStore() ? startStoreKill(run) : null;
+      Soak soak = options.soaks() ? startSoak(run, probe) : null;
       Repetition.Shared shared = new Repetition.Shared(samples, reference, backend, memoryBefore);
       List<SideFigures> platformRuns = new ArrayList<>();
       List<SideFigures> referenceRuns = new ArrayList<>();
@@ -138,6 +139,10 @@ public final class Bench {
       }
       if (options.repeat() > 1) {
         Comparison.printSummary(platformRuns, referenceRuns);
+      }
+      if (soak != null) {
+        soak.close();
+        soak.print();
       }
       if (tokens.renewalProblem() != null) {
         say("  note: renewing a token failed once: %s", tokens.renewalProblem());
@@ -197,6 +202,16 @@ public final class Bench {
     run.load().observe(storeKill);
     storeKill.startCountingFrom(System.currentTimeMillis());
     return storeKill;
+  }
+
+  /** The soak's windows, counting the answers of its one long step from now on. */
+  private Soak startSoak(Run run, PlatformProbe probe) {
+    Soak soak = new Soak(options.stepMillis(), Soak.WINDOW_MILLIS);
+    run.load().observe(soak);
+    say("  soak: %s/s for %d minutes, reported per minute (the step's own line follows at its end)",
+        Report.rate(options.soakRate()), options.stepMillis() / 60_000);
+    soak.start(() -> Soak.platformPss(probe));
+    return soak;
   }
 
   /** 0 when every run passed (every accepted push got exactly one callback, the reference's too), else 1. */

@@ -28,7 +28,13 @@ record BenchOptions(
     long storeDownMillis,
     Path platformCommand,
     int repeat,
-    long referenceOutcomeDelayMillis) {
+    long referenceOutcomeDelayMillis,
+    double soakRate) {
+
+  /** The longest {@code --soak-minutes}: a day. */
+  static final int MAX_SOAK_MINUTES = 1440;
+  /** The soak's length when {@code --soak-minutes} is not given (issue 18's soak). */
+  static final int DEFAULT_SOAK_MINUTES = 30;
 
   /** The most {@code --repeat} allows: each repetition is a whole measured run. */
   static final int MAX_REPEAT = 20;
@@ -70,6 +76,12 @@ record BenchOptions(
                                          says what was lost or duplicated (make the steps outlast the outage);
                                          it runs once, never with --repeat
         --store-down <seconds>           how long the store stays down (default 10)
+        --soak <rate>                    instead of the steps: one long step at this rate after the warm-up
+                                         (--soak-minutes, 30 by default), reported per minute (accepted/s, p50,
+                                         p99, the platform's PSS); it holds when no minute after the first five has
+                                         a p99 more than 25% above theirs, and the PSS grows at most 10% after them
+                                         (no reference payment; not with --repeat, --smoke or --kill-store-at)
+        --soak-minutes 30                the soak's length, 2 to 1440 minutes
         --mongo <uri> --kafka <host:port> --var <dir> --credentials <file> --platform <script>
                                          (./platform passes these)
       The reference payment runs after the platform's steps, on the same store and broker, and the two are printed
@@ -108,6 +120,9 @@ record BenchOptions(
     Path platformCommand = Path.of("platform");
     int repeat = 1;
     long referenceOutcomeDelayMillis = -1;
+    double soakRate = -1;
+    int soakMinutes = DEFAULT_SOAK_MINUTES;
+    boolean soakMinutesGiven = false;
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       switch (arg) {
@@ -132,7 +147,14 @@ record BenchOptions(
           warmupSeconds = number(value(args, ++i, arg), arg);
           warmupGiven = true;
         }
-        case "--warmup-settle" -> warmupSettle = number(value(args, ++i, arg), arg);
+        case "--warmup-settle" -> {
+          warmupSettle = number(value(args, ++i, arg), arg);
+          if (warmupSettle > 1) {
+            // a share, not a percentage: 5 would end every warm-up after its first minute
+            throw new UsageException("--warmup-settle is a share of the machine's time from 0 to 1 (0.10 is 10%), not "
+                + args[i]);
+          }
+        }
         case "--reference-warmup-seconds" -> referenceWarmupSeconds = number(value(args, ++i, arg), arg);
         case "--no-reference" -> reference = false;
         case "--reference-outcome-delay" -> referenceOutcomeDelayMillis = duration(value(args, ++i, arg), arg);
@@ -149,6 +171,11 @@ record BenchOptions(
         case "--kill-store-at" -> killStoreAt = seconds(value(args, ++i, arg), arg);
         case "--store-down" -> storeDown = seconds(value(args, ++i, arg), arg);
         case "--platform" -> platformCommand = Path.of(value(args, ++i, arg));
+        case "--soak" -> soakRate = positive(value(args, ++i, arg), arg);
+        case "--soak-minutes" -> {
+          soakMinutes = whole(value(args, ++i, arg), arg, 2, MAX_SOAK_MINUTES);
+          soakMinutesGiven = true;
+        }
         case "-h", "--help" -> throw new UsageException(null);
         default -> throw new UsageException("unknown option " + arg);
       }
@@ -173,12 +200,29 @@ record BenchOptions(
     if (killStoreAt >= 0 && repeat > 1) {
       throw new UsageException("--kill-store-at runs once: it cannot be combined with --repeat");
     }
+    if (soakMinutesGiven && soakRate < 0) {
+      throw new UsageException("--soak-minutes needs --soak <rate>");
+    }
+    if (soakRate > 0) {
+      if (smoke || repeat > 1 || killStoreAt >= 0 || stepsGiven || stepSecondsGiven) {
+        throw new UsageException("--soak runs one long step of its own: not with --steps, --step-seconds, --smoke,"
+            + " --repeat or --kill-store-at");
+      }
+      steps = List.of(soakRate);
+      stepSeconds = soakMinutes * 60.0;
+      reference = false;
+    }
     return new BenchOptions(var, credentials != null ? credentials : var.resolve("sandbox-credentials.json"), kafka,
         mongo, steps, millis(stepSeconds), warmupRate, millis(warmupSeconds), warmupSettle, reference,
         referenceSteps != null ? referenceSteps : steps, millis(referenceWarmupSeconds), millis(graceSeconds),
         millis(timeoutSeconds), maxInFlight, connections, tokens, smoke,
         killStoreAt < 0 ? -1 : millis(killStoreAt), millis(storeDown), platformCommand, repeat,
-        referenceOutcomeDelayMillis);
+        referenceOutcomeDelayMillis, soakRate);
+  }
+
+  /** Whether this run is a soak ({@code --soak}). */
+  boolean soaks() {
+    return soakRate > 0;
   }
 
   /** Whether {@code --reference-outcome-delay} was given (otherwise the running platform's is read). */

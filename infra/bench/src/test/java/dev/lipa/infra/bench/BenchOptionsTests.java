@@ -44,6 +44,40 @@ class BenchOptionsTests {
   }
 
   @Test
+  void aSoakIsOneLongStepAtItsRateWithNoReference() {
+    assertThat(BenchOptions.parse(new String[0]).soaks()).isFalse();
+
+    BenchOptions thirty = BenchOptions.parse(new String[] {"--soak", "300"});
+    assertThat(thirty.soaks()).isTrue();
+    assertThat(thirty.steps()).containsExactly(300.0);
+    assertThat(thirty.stepMillis()).isEqualTo(30 * 60_000L);
+    assertThat(thirty.reference()).isFalse();
+    assertThat(BenchOptions.parse(new String[] {"--soak", "250", "--soak-minutes", "2"}).stepMillis())
+        .isEqualTo(120_000L);
+  }
+
+  @Test
+  void refusesASoakItCannotRunAsAsked() {
+    for (String[] bad : new String[][] {{"--soak", "0"}, {"--soak", "-3"}, {"--soak", "NaN"},
+        {"--soak", "300", "--soak-minutes", "1"}, {"--soak", "300", "--soak-minutes", "1441"},
+        {"--soak", "300", "--soak-minutes", "2.5"}, {"--soak-minutes", "10"}, {"--soak", "300", "--steps", "100"},
+        {"--soak", "300", "--step-seconds", "10"}, {"--soak", "300", "--repeat", "2"}, {"--soak", "300", "--smoke"},
+        {"--soak", "300", "--kill-store-at", "60"}}) {
+      assertThatThrownBy(() -> BenchOptions.parse(bad)).as(String.join(" ", bad))
+          .isInstanceOf(BenchOptions.UsageException.class);
+    }
+  }
+
+  @Test
+  void takesTheWarmUpsSettleShareAsAShareNotAPercentage() {
+    assertThat(BenchOptions.parse(new String[] {"--warmup-settle", "0.05"}).warmupSettle()).isEqualTo(0.05);
+    assertThat(BenchOptions.parse(new String[] {"--warmup-settle", "0"}).warmupSettle()).isZero();
+    assertThat(BenchOptions.parse(new String[] {"--warmup-settle", "1"}).warmupSettle()).isEqualTo(1.0);
+    assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--warmup-settle", "5"}))
+        .isInstanceOf(BenchOptions.UsageException.class).hasMessageContaining("0.10 is 10%");
+  }
+
+  @Test
   void repeatsNoStoreKill() {
     assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--repeat", "3", "--kill-store-at", "60"}))
         .isInstanceOf(BenchOptions.UsageException.class).hasMessageContaining("--repeat");

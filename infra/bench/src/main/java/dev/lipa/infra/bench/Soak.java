@@ -1,0 +1,168 @@
+package dev.lipa.infra.bench;
+
+import static dev.lipa.infra.bench.Report.say;
+
+import java.io.IOException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * {@code --soak}: whether the platform holds a steady rate over time. The soak is one long step; this listener puts
+ * every answer in the window (a minute) its request was due in, and reads the platform's PSS at the end of every
+ * window. It holds when, after the first five minutes (the baseline; half of a shorter soak), no window's p99 is more
+ * than 25% above the baseline's p99, and the PSS never grows more than 10% above its value at the baseline's end,
+ * when the caches are warm (issue 18's soak target).
+ */
+final class Soak implements OpenLoad.Outcomes, AutoCloseable {
+
+  static final long WINDOW_MILLIS = 60_000;
+  static final int BASELINE_WINDOWS = 5;
+  static final double P99_GROWTH = 1.25;
+  static final double MEMORY_GROWTH = 1.10;
+
+  private final long windowMillis;
+  private final int windows;
+  private final ConcurrentMap<Integer, Window> byIndex = new ConcurrentHashMap<>();
+  private final long[] pssAtEnd;
+  private ScheduledExecutorService sampler;
+  private volatile long startMillis = -1;
+
+  /** One window's answers. */
+  static final class Window {
+    final Histogram latency = new ConcurrentHistogram(OpenLoad.MAX_MICROS, 3);
+    final LongAdder accepted = new LongAdder();
+    final LongAdder refused = new LongAdder();
+  }
+
+  /** The judgement: whether it held, and what the figures were. */
+  record Verdict(boolean p99Held, double baselineP99Millis, double worstP99Millis, int worstWindow,
+      boolean memoryFlat, long baselinePss, long highestPss) {
+  }
+
+  Soak(long durationMillis, long windowMillis) {
+    this.windowMillis = windowMillis;
+    this.windows = (int) Math.max(1, (durationMillis + windowMillis - 1) / windowMillis);
+    this.pssAtEnd = new long[windows];
+  }
+
+  /** Starts the windows now, and reads {@code pss} (the platform's, in bytes) at the end of each. */
+  void start(LongSupplier pss) {
+    startMillis = System.currentTimeMillis();
+    sampler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("soak-pss").factory());
+    for (int i = 0; i < windows; i++) {
+      int window = i;
+      sampler.schedule(() -> pssAtEnd[window] = pss.getAsLong(), (i + 1) * windowMillis, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** The platform's PSS at the end of window {@code index}, as {@link #start} reads it (tests set it directly). */
+  void pss(int index, long bytes) {
+    pssAtEnd[index] = bytes;
+  }
+
+  @Override
+  public void answered(String outcome, long atMillis, long dueMillis, long micros) {
+    if (startMillis < 0 || dueMillis < startMillis) {
+      return;
+    }
+    int index = (int) Math.min(windows - 1, (dueMillis - startMillis) / windowMillis);
+    Window window = byIndex.computeIfAbsent(index, i -> new Window());
+    if ("201".equals(outcome)) {
+      window.accepted.increment();
+      window.latency.recordValue(Math.min(Math.max(micros, 0), OpenLoad.MAX_MICROS));
+    } else {
+      window.refused.increment();
+    }
+  }
+
+  /** Starts the windows at {@code millis} without a sampler (tests). */
+  void startAt(long millis) {
+    startMillis = millis;
+  }
+
+  int baselineWindows() {
+    return Math.max(1, Math.min(BASELINE_WINDOWS, windows / 2));
+  }
+
+  Verdict verdict() {
+    Histogram baseline = new Histogram(OpenLoad.MAX_MICROS, 3);
+    int base = baselineWindows();
+    for (int i = 0; i < base; i++) {
+      Window window = byIndex.get(i);
+      if (window != null) {
+        baseline.add(window.latency);
+      }
+    }
+    double baselineP99 = p99(baseline);
+    double worst = Double.NaN;
+    int worstWindow = -1;
+    for (int i = base; i < windows; i++) {
+      Window window = byIndex.get(i);
+      double p99 = window == null ? Double.NaN : p99(window.latency);
+      if (!Double.isNaN(p99) && (Double.isNaN(worst) || p99 > worst)) {
+        worst = p99;
+        worstWindow = i;
+      }
+    }
+    boolean held = !Double.isNaN(baselineP99) && (Double.isNaN(worst) || worst <= P99_GROWTH * baselineP99);
+    long baselinePss = pssAtEnd[base - 1];
+    long highest = 0;
+    for (int i = base; i < windows; i++) {
+      highest = Math.max(highest, pssAtEnd[i]);
+    }
+    boolean flat = baselinePss > 0 && highest <= MEMORY_GROWTH * baselinePss;
+    return new Verdict(held, baselineP99, worst, worstWindow, flat, baselinePss, highest);
+  }
+
+  void print() {
+    say("");
+    say("== soak: per %d s window (requests by when they were due); PSS of the platform at each window's end",
+        windowMillis / 1000);
+    say("  window   accepted/s  refused    p50 ms    p99 ms  PSS MiB");
+    for (int i = 0; i < windows; i++) {
+      Window window = byIndex.get(i);
+      double seconds = windowMillis / 1000.0;
+      say("  %6d %12.0f %8d %9.1f %9.1f %8d", i + 1, window == null ? 0 : window.accepted.sum() / seconds,
+          window == null ? 0 : window.refused.sum(), window == null ? Double.NaN : millis(window.latency, 50),
+          window == null ? Double.NaN : millis(window.latency, 99), pssAtEnd[i] >> 20);
+    }
+    Verdict verdict = verdict();
+    say("  p99 held within %.0f%% of the first %d window(s)' %.1f ms: %s (worst %.1f ms, window %d)",
+        (P99_GROWTH - 1) * 100, baselineWindows(), verdict.baselineP99Millis(), verdict.p99Held() ? "yes" : "NO",
+        verdict.worstP99Millis(), verdict.worstWindow() + 1);
+    say("  memory flat (PSS at most %.0f%% above its %d MiB after the first %d window(s)): %s (highest %d MiB)",
+        (MEMORY_GROWTH - 1) * 100, verdict.baselinePss() >> 20, baselineWindows(), verdict.memoryFlat() ? "yes" : "NO",
+        verdict.highestPss() >> 20);
+  }
+
+  private static double p99(Histogram histogram) {
+    return millis(histogram, 99);
+  }
+
+  private static double millis(Histogram histogram, double percentile) {
+    return histogram.getTotalCount() == 0 ? Double.NaN : histogram.getValueAtPercentile(percentile) / 1000.0;
+  }
+
+  @Override
+  public void close() {
+    if (sampler != null) {
+      sampler.shutdownNow();
+    }
+  }
+
+  /** The platform's PSS now, summed over its processes; 0 when it cannot be read. */
+  static long platformPss(PlatformProbe probe) {
+    try {
+      return probe.residentMemory().values().stream().mapToLong(Long::longValue).sum();
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+}
