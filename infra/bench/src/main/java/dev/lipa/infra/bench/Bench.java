@@ -101,7 +101,7 @@ public final class Bench {
       say(Report.STEP_HEADER);
       WarmUp.run(run, samples, platformTarget(credentials, tokens, run));
       StoreKill storeKill = options.killsStore() ? startStoreKill(run) : null;
-      Soak soak = options.soaks() ? startSoak(run, probe) : null;
+      Soak soak = options.soaks() ? startSoak(run, samples) : null;
       Repetition.Shared shared = new Repetition.Shared(samples, reference, backend, memoryBefore);
       List<SideFigures> platformRuns = new ArrayList<>();
       List<SideFigures> referenceRuns = new ArrayList<>();
@@ -205,12 +205,12 @@ public final class Bench {
   }
 
   /** The soak's windows, counting the answers of its one long step from now on. */
-  private Soak startSoak(Run run, PlatformProbe probe) {
+  private Soak startSoak(Run run, ProcessSamples samples) {
     Soak soak = new Soak(options.stepMillis(), Soak.WINDOW_MILLIS);
     run.load().observe(soak);
     say("  soak: %s/s for %d minutes, reported per minute (the step's own line follows at its end)",
         Report.rate(options.soakRate()), options.stepMillis() / 60_000);
-    soak.start(() -> Soak.platformPss(probe));
+    soak.start(samples::memoryNow);
     return soak;
   }
 

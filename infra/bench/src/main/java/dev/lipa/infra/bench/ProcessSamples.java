@@ -64,13 +64,18 @@ final class ProcessSamples implements AutoCloseable {
     return ProcessCpu.take(pids);
   }
 
-  private void sampleMemory() {
+  /** The platform's resident memory now (PSS summed over its processes, bytes); 0 when it cannot be read. */
+  long memoryNow() {
     try {
-      long sum = probe.residentMemory().values().stream().mapToLong(Long::longValue).sum();
-      peakMemory.accumulateAndGet(sum, Math::max);
+      return probe.residentMemory().values().stream().mapToLong(Long::longValue).sum();
     } catch (IOException e) {
       // a pid file being rewritten: the next sample counts
+      return 0;
     }
+  }
+
+  private void sampleMemory() {
+    peakMemory.accumulateAndGet(memoryNow(), Math::max);
   }
 
   @Override

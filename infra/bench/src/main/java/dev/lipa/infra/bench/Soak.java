@@ -2,7 +2,6 @@ package dev.lipa.infra.bench;
 
 import static dev.lipa.infra.bench.Report.say;
 
-import java.io.IOException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executors;
@@ -154,15 +153,6 @@ final class Soak implements OpenLoad.Outcomes, AutoCloseable {
   public void close() {
     if (sampler != null) {
       sampler.shutdownNow();
-    }
-  }
-
-  /** The platform's PSS now, summed over its processes; 0 when it cannot be read. */
-  static long platformPss(PlatformProbe probe) {
-    try {
-      return probe.residentMemory().values().stream().mapToLong(Long::longValue).sum();
-    } catch (IOException e) {
-      return 0;
     }
   }
 }

@@ -58,7 +58,8 @@ class BenchOptionsTests {
 
   @Test
   void refusesASoakItCannotRunAsAsked() {
-    for (String[] bad : new String[][] {{"--soak", "0"}, {"--soak", "-3"}, {"--soak", "NaN"},
+    for (String[] bad : new String[][] {{"--soak", "0"}, {"--soak", "-3"}, {"--soak", "NaN"}, {"--soak", "Infinity"},
+        {"--soak", "1e100000000"}, {"--soak", "1e-100000000"}, {"--soak-minutes", "1e100000000", "--soak", "300"},
         {"--soak", "300", "--soak-minutes", "1"}, {"--soak", "300", "--soak-minutes", "1441"},
         {"--soak", "300", "--soak-minutes", "2.5"}, {"--soak-minutes", "10"}, {"--soak", "300", "--steps", "100"},
         {"--soak", "300", "--step-seconds", "10"}, {"--soak", "300", "--repeat", "2"}, {"--soak", "300", "--smoke"},
