@@ -18,7 +18,7 @@ import org.springframework.util.FileSystemUtils;
 /**
  * CI's short chaos run, as a user runs it: {@code ./platform up --cluster} with three brokers and two replicas of
  * collections-service and the callback dispatcher ({@code LIPA_CLUSTER_SERVICES}), then {@code ./platform chaos
- * --short} at 20/s after a 20 s warm-up: a broker, a replica and the dispatcher killed at once, a broker paused for
+ * --short} at 12.5/s after a 20 s warm-up: a broker and a replica of collections-service and of the dispatcher killed at once, a broker paused for
  * longer than a lease, a rolling restart of collections-service. The chaos command reconciles (nothing lost, every callback once, the ledger equal
  * to its movements, no failure outside a fault's window) and exits non-zero otherwise.
  */
@@ -54,14 +54,14 @@ class ClusterChaosSystemTests {
 
   @Test
   void theShortChaosRunLosesNothingAndEveryFailureFallsInsideAFaultsWindow() throws Exception {
-    // the shortest holds that still mean something: a pause longer than a lease (30 s), kills of a few seconds; 20/s,
-    // not the 30/s this cluster sustains on a quiet machine: a CI machine busier than that (its warm-up never calm in
-    // 140 s) timed out 28 requests of the rolling restart at 30/s, and this run proves safety, not capacity
-    Result chaos = platform(Duration.ofMinutes(15), "chaos", "--short", "--rate", "20", "--warmup-seconds", "20",
+    // the shortest holds that still mean something: a pause longer than a lease (30 s), kills of a few seconds; at
+    // half the rate this cluster sustains (chaos --sustain: 25/s on C1, 30/s not), as every chaos run: the rest of
+    // the 2 cores is what the restarted JVMs start in, and this run proves safety, not capacity
+    Result chaos = platform(Duration.ofMinutes(15), "chaos", "--short", "--rate", "12.5", "--warmup-seconds", "20",
         "--kill-seconds", "5", "--pause-seconds", "31", "--calm-seconds", "5", "--grace-seconds", "120");
 
     assertThat(chaos.output).contains(
-        "kill kafka-2, collections-service-2, callback-dispatcher, callback-dispatcher-2: repaired",
+        "kill kafka-2, collections-service-2, callback-dispatcher-2: repaired",
         "pause broker kafka-3: repaired", "rolling restart of collections-service: repaired");
     assertThat(chaos.output).doesNotContain("PROBLEM").containsPattern("lost: 0 +duplicated")
         .containsPattern("STK pushes +acknowledged [1-9][0-9]* +lost 0 +without a final state 0")
