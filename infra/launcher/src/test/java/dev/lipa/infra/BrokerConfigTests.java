@@ -72,7 +72,8 @@ class BrokerConfigTests {
     assertThat(formats).hasSize(3).allSatisfy(call -> assertThat(call).contains("-t " + id + " "));
     assertThat(formats).anySatisfy(call -> assertThat(call).contains("kafka-cluster/kafka-3/server.properties"));
     assertThat(result.output().lines().filter(line -> line.startsWith("made ")).map(line -> line.substring(5)))
-        .as("a fresh id each time, Kafka's shape").hasSize(200).allSatisfy(made -> assertThat(made).matches("[A-Za-z0-9_][A-Za-z0-9_-]{21}"))
+        .as("a fresh id each time, Kafka's shape").hasSize(200)
+        .allSatisfy(made -> assertThat(made).matches("[A-Za-z0-9_][A-Za-z0-9_-]{21}"))
         .doesNotHaveDuplicates();
   }
 }

@@ -3,6 +3,7 @@ package dev.lipa.infra.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 /**
  * One fault of {@code ./platform chaos}: what is done to which processes, and for how long. The times of the run are
@@ -40,8 +41,8 @@ final class ChaosFault {
    * The faults of a run, in order, for the components that run: each broker killed in turn, one replica of every
    * service, one gateway and the whole callback dispatcher killed, a broker, a service replica and the store paused,
    * every broker killed at once, and a rolling restart of every service replica. {@code --short} keeps one of each
-   * kind: a broker and one replica of collections-service and of the dispatcher killed at once (the dispatcher's only
-   * replica when it has one), a broker paused, and a rolling restart of collections-service.
+   * kind: one replica of collections-service and of the dispatcher killed at once (the second when there are two), a
+   * broker paused, and a rolling restart of collections-service.
    */
   static List<ChaosFault> plan(ChaosOptions options, List<String> running) {
     List<ChaosFault> faults = new ArrayList<>();
@@ -50,14 +51,16 @@ final class ChaosFault {
     long kill = options.killMillis();
     long pause = options.pauseMillis();
     if (options.shortRun()) {
-      // one fault of each kind, the kill taking a broker and the second replica of each replicated service at once:
-      // their restarts overlap, and each is a JVM start of tens of seconds on a small CI machine (one after the other,
-      // they cost CI minutes, not safety). The surviving dispatcher replica takes over the killed one's leased
-      // deliveries; the whole dispatcher's death is the full run's fault.
+      // one fault of each kind: the second replica of each replicated service killed at once (their restarts overlap,
+      // and each is a JVM start of tens of seconds on a small CI machine: one after the other they cost CI minutes, not
+      // safety), a broker paused for longer than its session (fenced, its partitions led elsewhere, then caught up),
+      // and a rolling restart. A broker's own kill and restart, the whole dispatcher's death and the rest are the full
+      // run's faults. The survivors take over: the other collections replica answers the killed one's pushes through
+      // the overdue sweep, the other dispatcher replica its leased deliveries.
       List<String> killed = new ArrayList<>();
-      List.of("kafka-2", "collections-service-2").stream().filter(running::contains).forEach(killed::add);
-      services.stream().filter(c -> c.startsWith("callback-dispatcher")).sorted()
-          .reduce((first, second) -> second).ifPresent(killed::add);
+      Stream.of("collections-service", "callback-dispatcher").forEach(service -> services.stream()
+          .filter(c -> serviceOf(c).equals(service)).sorted().reduce((first, second) -> second)
+          .ifPresent(killed::add));
       faults.add(new ChaosFault("kill " + String.join(", ", killed), Kind.KILL, killed, kill));
       addIf(faults, running, new ChaosFault("pause broker kafka-3", Kind.PAUSE, List.of("kafka-3"), pause));
       faults.add(new ChaosFault("rolling restart of collections-service", Kind.ROLLING_RESTART,
@@ -111,6 +114,10 @@ final class ChaosFault {
     if (running.containsAll(fault.components)) {
       faults.add(fault);
     }
+  }
+
+  private static String serviceOf(String component) {
+    return component.replaceFirst("-2$", "");
   }
 
   boolean allBrokers() {
