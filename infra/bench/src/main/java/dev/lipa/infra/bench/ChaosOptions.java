@@ -29,7 +29,7 @@ record ChaosOptions(
         --rate 25                 STK pushes and payouts per second in all, half each, spread over the gateways
                                   (open model); meant to be half of the rate --sustain measures (on 2 cores the
                                   whole cluster sustains 50/s of this mix: docs/operations.md, "What each fault costs")
-        --short                   CI's version: one fault of each kind (a broker, a collections-service replica and
+        --short                   CI's version: one fault of each kind (a replica of collections-service and of
                                   the dispatcher killed at once, a broker paused, a rolling restart of
                                   collections-service)
         --kill-seconds 20         how long a killed process stays down before ./platform start starts it again
