@@ -31,13 +31,9 @@ final class BsonDocumentType extends BasicDataType<Document> {
 
   @Override
   public void write(WriteBuffer buffer, Document document) {
-    ByteBuf bson = Unpooled.buffer(256);
-    try {
-      BsonEncoder.encodeDocument(document, bson);
-      buffer.put(bson.nioBuffer());
-    } finally {
-      bson.release();
-    }
+    ByteBuf bson = BsonScratch.take();
+    BsonEncoder.encodeDocument(document, bson);
+    BsonScratch.copyTo(bson, buffer);
   }
 
   @Override

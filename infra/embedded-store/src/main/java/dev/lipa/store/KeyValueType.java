@@ -78,13 +78,32 @@ final class KeyValueType extends BasicDataType<KeyValue> {
     return memory(key);
   }
 
-  /** Writes a key as a BSON document of its values ({"0": ..., "1": ...}); shared with {@link SortedKeyType}. */
+  /**
+   * Writes a key as a BSON document of its values ({"0": ..., "1": ...}); shared with {@link SortedKeyType}. The bytes
+   * are those {@code BsonEncoder.encodeDocument} writes for that document (the file's format), encoded here without
+   * making the document: every key of an index page is written each time the page is saved ({@link BsonScratch}).
+   */
   static void writeValues(WriteBuffer buffer, KeyValue key) {
-    Document values = new Document();
+    ByteBuf bson = BsonScratch.take();
+    bson.writeIntLE(0); // the document's length, set below
     for (int i = 0; i < key.size(); i++) {
-      values.put(String.valueOf(i), key.get(i));
+      Object value = key.get(i);
+      byte type = BsonEncoder.determineType(value);
+      bson.writeByte(type);
+      writeDecimal(bson, i); // the element's name, a C string
+      bson.writeByte(0);
+      BsonEncoder.encodeValue(type, value, bson);
     }
-    BsonDocumentType.INSTANCE.write(buffer, values);
+    bson.writeByte(0);
+    bson.setIntLE(0, bson.writerIndex());
+    BsonScratch.copyTo(bson, buffer);
+  }
+
+  private static void writeDecimal(ByteBuf bson, int index) {
+    if (index >= 10) {
+      writeDecimal(bson, index / 10);
+    }
+    bson.writeByte('0' + index % 10);
   }
 
   static KeyValue readValues(ByteBuffer buffer) {

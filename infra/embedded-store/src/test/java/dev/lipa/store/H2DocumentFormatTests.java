@@ -122,6 +122,61 @@ class H2DocumentFormatTests {
     }
   }
 
+  @Test
+  void indexKeysAreWrittenExactlyAsTheDocumentOfTheirValuesWasWhateverTheyHold() {
+    List<Object> values = new ArrayList<>(List.of("org-1", 1, 1L, -0.0, 2.5, true, "Malipo – ü ✓",
+        java.time.Instant.ofEpochMilli(1_763_800_000_123L),
+        new de.bwaldvogel.mongo.bson.Decimal128(new BigDecimal("1500.50")),
+        new de.bwaldvogel.mongo.bson.Document("a", 1).append("b", List.of("x", 2)), List.of("x", 1)));
+    values.add(null);
+    List<KeyValue> keys = new ArrayList<>();
+    keys.add(new KeyValue(new ArrayList<>(values))); // 12 values: element names "10" and "11" too
+    values.forEach(value -> keys.add(new KeyValue(value)));
+    for (KeyValue key : keys) {
+      WriteBuffer buffer = new WriteBuffer();
+      KeyValueType.writeValues(buffer, key);
+      assertThat(bytes(buffer)).as("%s", key).isEqualTo(asDocumentOfValues(key));
+    }
+  }
+
+  @Test
+  void aLargeDocumentThenSmallOnesAreWrittenWholeAndTheGrownScratchBufferIsLetGo() {
+    de.bwaldvogel.mongo.bson.Document large = new de.bwaldvogel.mongo.bson.Document("_id", "big")
+        .append("text", "x".repeat(BsonScratch.KEEP + 10));
+    de.bwaldvogel.mongo.bson.Document small = new de.bwaldvogel.mongo.bson.Document("_id", "small").append("n", 1);
+    WriteBuffer buffer = new WriteBuffer();
+    BsonDocumentType.INSTANCE.write(buffer, small);
+    BsonDocumentType.INSTANCE.write(buffer, large);
+    assertThat(BsonScratch.take().capacity()).as("not kept after the large document").isLessThan(BsonScratch.KEEP);
+    BsonDocumentType.INSTANCE.write(buffer, small);
+    KeyValueType.writeValues(buffer, new KeyValue("org-1", "ref-1"));
+
+    ByteBuffer written = buffer.getBuffer().flip();
+    assertThat(BsonDocumentType.INSTANCE.read(written)).isEqualTo(small);
+    assertThat(BsonDocumentType.INSTANCE.read(written)).isEqualTo(large);
+    assertThat(BsonDocumentType.INSTANCE.read(written)).isEqualTo(small);
+    assertThat(KeyValueType.readValues(written)).isEqualTo(new KeyValue("org-1", "ref-1"));
+    assertThat(written.hasRemaining()).isFalse();
+  }
+
+  /** What the file held for a key before: mongo-java-server's encoding of the document {"0": v0, "1": v1, ...}. */
+  private static byte[] asDocumentOfValues(KeyValue key) {
+    de.bwaldvogel.mongo.bson.Document document = new de.bwaldvogel.mongo.bson.Document();
+    for (int i = 0; i < key.size(); i++) {
+      document.put(String.valueOf(i), key.get(i));
+    }
+    io.netty.buffer.ByteBuf bson = io.netty.buffer.Unpooled.buffer();
+    de.bwaldvogel.mongo.wire.bson.BsonEncoder.encodeDocument(document, bson);
+    return io.netty.buffer.ByteBufUtil.getBytes(bson);
+  }
+
+  private static byte[] bytes(WriteBuffer buffer) {
+    ByteBuffer written = buffer.getBuffer().flip();
+    byte[] bytes = new byte[written.remaining()];
+    written.get(bytes);
+    return bytes;
+  }
+
   /** A document with every kind of value the services write: what a push, a delivery or a ledger account holds. */
   private static Document everyKindOfValue(String id) {
     return new Document("_id", id)
