@@ -11,13 +11,14 @@ import org.h2.mvstore.MVStore;
 
 /**
  * The on-disk store's checkpoints: a checkpoint commits the H2 file, about once a second
- * ({@link Durability#checkpointEvery}), sooner when the log has grown by {@link #CHECKPOINT_BYTES} or a structural
- * command waits. Commands run under the shared side of a read-write lock and the checkpoint takes the exclusive side, so
- * a commit never falls in the middle of a command (H2 captures the maps' roots one after the other while it commits, and
- * a commit inside a command could store a document without its index entries). The commit carries the log's last
- * sequence number (map {@value #CHECKPOINT_MAP}); once it is on the disk the log's older segments are recycled. Every
- * checkpoint is forced to the disk, whatever the fsync setting, and a dead chunk is kept for
- * {@link #RETENTION_CHECKPOINTS} checkpoints' time before H2 writes over it.
+ * ({@link Durability#checkpointEvery}), sooner when the log has grown by {@link #CHECKPOINT_BYTES}, the pages changed
+ * since the last one hold {@link #CHECKPOINT_UNSAVED_BYTES} of the heap, or a structural command waits. Commands run
+ * under the shared side of a read-write lock and the checkpoint takes the exclusive side, so a commit never falls in
+ * the middle of a command (H2 captures the maps' roots one after the other while it commits, and a commit inside a
+ * command could store a document without its index entries). The commit carries the log's last sequence number (map
+ * {@value #CHECKPOINT_MAP}); once it is on the disk the log's older segments are recycled. Every checkpoint is forced
+ * to the disk, whatever the fsync setting, and a dead chunk is kept for {@link #RETENTION_CHECKPOINTS} checkpoints'
+ * time before H2 writes over it.
  */
 final class Checkpoints {
 
@@ -29,6 +30,14 @@ final class Checkpoints {
    */
   static final int RETENTION_CHECKPOINTS = 5;
   static final long CHECKPOINT_BYTES = Long.getLong("lipa.store.checkpoint-bytes", 64L << 20);
+  /**
+   * What H2 estimates the pages changed since the last checkpoint hold in memory, at most, before a checkpoint falls
+   * due (system property {@code lipa.store.checkpoint-unsaved-bytes}). A changed page stays on the heap, with
+   * everything it holds decoded, until a checkpoint writes it. A bulk insert of random keys changes a page of the
+   * documents and of every index for each document it adds: without this bound, a second of them held hundreds of
+   * megabytes, and the store ran out of its 768 MB heap while {@code ./platform bench --fill} wrote a million payments.
+   */
+  static final long CHECKPOINT_UNSAVED_BYTES = Long.getLong("lipa.store.checkpoint-unsaved-bytes", 64L << 20);
   /** The map in the H2 file that holds the last log record a checkpoint covers. */
   static final String CHECKPOINT_MAP = "lipa.wal";
   static final String CHECKPOINT_KEY = "through";
@@ -81,11 +90,16 @@ final class Checkpoints {
     return started + 1;
   }
 
-  /** Due when the log's records are a checkpoint interval old, or more than {@link #CHECKPOINT_BYTES}. */
+  /**
+   * Due when the log's records are a checkpoint interval old, or more than {@link #CHECKPOINT_BYTES}, or the changes
+   * they made hold more than {@link #CHECKPOINT_UNSAVED_BYTES} of the heap (read without a lock: an estimate either
+   * way).
+   */
   boolean due() {
     long bytes = log.appendedBytes();
     return bytes > 0
-        && (System.nanoTime() - last >= durability.checkpointEvery().toNanos() || bytes >= CHECKPOINT_BYTES);
+        && (System.nanoTime() - last >= durability.checkpointEvery().toNanos() || bytes >= CHECKPOINT_BYTES
+            || store.getUnsavedMemory() >= CHECKPOINT_UNSAVED_BYTES);
   }
 
   /** How long until a checkpoint falls due by time. */

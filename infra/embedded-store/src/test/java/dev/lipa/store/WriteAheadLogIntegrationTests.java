@@ -188,6 +188,37 @@ class WriteAheadLogIntegrationTests {
     }
   }
 
+  @Test
+  void changesThatHoldMuchOfTheHeapAreCheckpointedBeforeTheirTime() {
+    // random keys: each insert changes a page of the documents and of each index, and a page stays on the heap,
+    // decoded, until a checkpoint writes it. With a checkpoint a minute and a log far below its own bound (about 33 MB
+    // of inserts), only the bound on what the changed pages hold brings a checkpoint within this test; without it a
+    // bulk fill ran the store out of its heap
+    int documents = 30_000;
+    String padding = "x".repeat(1_000);
+    assertThat((long) documents * (padding.length() + 100)).isLessThan(Checkpoints.CHECKPOINT_BYTES);
+    try (Running store = new Running(directory.resolve("store.mv"))) {
+      long checkpoints = store.commits.checkpoints();
+      long mostUnsaved = 0;
+      List<Document> batch = new ArrayList<>();
+      for (int n = 0; n < documents; n++) {
+        batch.add(new Document("_id", java.util.UUID.randomUUID().toString()).append("organisationId", "org-" + n % 7)
+            .append("referenceId", java.util.UUID.randomUUID().toString()).append("status", "PENDING")
+            .append("createdAt", 1_000_000L + n).append("padding", padding));
+        if (batch.size() == 500) {
+          store.pushes().insertMany(batch);
+          batch.clear();
+          mostUnsaved = Math.max(mostUnsaved, store.mvStore.getUnsavedMemory());
+        }
+      }
+
+      assertThat(store.commits.checkpoints() - checkpoints).isPositive();
+      // a checkpoint falls due with the first group of records after the bound is passed: one command's changes over it
+      assertThat(mostUnsaved).isLessThan(2 * Checkpoints.CHECKPOINT_UNSAVED_BYTES);
+      assertThat(store.pushes().countDocuments()).isEqualTo(documents);
+    }
+  }
+
   /** The version the H2 file's header names (its first block: {@code H:2,...,version:<hex>,...}). */
   private static long headerVersion(Path file) throws IOException {
     byte[] block = new byte[4096];

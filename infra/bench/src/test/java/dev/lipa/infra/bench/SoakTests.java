@@ -40,6 +40,7 @@ class SoakTests {
     assertThat(verdict.worstWindow()).isEqualTo(6);
     assertThat(verdict.memoryFlat()).isTrue();
     assertThat(verdict.baselinePss()).isEqualTo(2000L << 20);
+    assertThat(verdict.highestPss()).isEqualTo(2200L << 20);
   }
 
   @Test
@@ -59,6 +60,33 @@ class SoakTests {
     assertThat(verdict.p99Held()).isTrue();
     assertThat(verdict.memoryFlat()).isFalse();
     assertThat(verdict.highestPss()).isEqualTo(3261L << 20);
+  }
+
+  @Test
+  void aHeapSwingingWithinEachMinuteIsFlatWhateverPointOfTheSwingAReadingCatches() {
+    Soak soak = soak(new double[] {200, 200, 200, 200, 200, 200, 200, 200, 200, 200},
+        new long[] {2600, 2400, 2600, 2600, 2380, 2650, 2640, 2400, 2660, 2500});
+    // the swing inside each minute: the store's collector grows its heap to 2,700 before it shrinks it again
+    for (int minute = 0; minute < 10; minute++) {
+      soak.pss(minute, 2700L << 20);
+      soak.pss(minute, 2450L << 20);
+    }
+
+    Soak.Verdict verdict = soak.verdict();
+    assertThat(verdict.memoryFlat()).isTrue();
+    assertThat(verdict.baselinePss()).isEqualTo(2700L << 20);
+    assertThat(verdict.highestPss()).isEqualTo(2700L << 20);
+  }
+
+  @Test
+  void peaksThatClimbAfterTheBaselineAreNotFlatEvenWhenTheLastReadingsAreLow() {
+    Soak soak = soak(new double[] {200, 200, 200, 200, 200, 200, 200, 200, 200, 200}, flat(10, 2000));
+    soak.pss(7, 2300L << 20);
+
+    Soak.Verdict verdict = soak.verdict();
+    assertThat(verdict.memoryFlat()).isFalse();
+    assertThat(verdict.baselinePss()).isEqualTo(2000L << 20);
+    assertThat(verdict.highestPss()).isEqualTo(2300L << 20);
   }
 
   @Test
