@@ -23,6 +23,13 @@ class SoakTests {
     return soak;
   }
 
+  /** The memory verdict: flat or not, the baseline's peak and the highest later peak, in MiB. */
+  private static void assertMemory(Soak.Verdict verdict, boolean flat, long baselineMiB, long highestMiB) {
+    assertThat(verdict.memoryFlat()).isEqualTo(flat);
+    assertThat(verdict.baselinePss()).isEqualTo(baselineMiB << 20);
+    assertThat(verdict.highestPss()).isEqualTo(highestMiB << 20);
+  }
+
   private static long[] flat(int n, long mib) {
     long[] pss = new long[n];
     java.util.Arrays.fill(pss, mib);
@@ -38,9 +45,7 @@ class SoakTests {
     assertThat(verdict.baselineP99Millis()).isBetween(209.0, 211.0);
     assertThat(verdict.worstP99Millis()).isBetween(248.0, 250.0);
     assertThat(verdict.worstWindow()).isEqualTo(6);
-    assertThat(verdict.memoryFlat()).isTrue();
-    assertThat(verdict.baselinePss()).isEqualTo(2000L << 20);
-    assertThat(verdict.highestPss()).isEqualTo(2200L << 20);
+    assertMemory(verdict, true, 2000, 2200);
   }
 
   @Test
@@ -58,8 +63,7 @@ class SoakTests {
         new long[] {1900, 1950, 1960, 1964, 1964, 2100, 2300, 2600, 2900, 3261}).verdict();
 
     assertThat(verdict.p99Held()).isTrue();
-    assertThat(verdict.memoryFlat()).isFalse();
-    assertThat(verdict.highestPss()).isEqualTo(3261L << 20);
+    assertMemory(verdict, false, 1964, 3261);
   }
 
   @Test
@@ -72,10 +76,7 @@ class SoakTests {
       soak.pss(minute, 2450L << 20);
     }
 
-    Soak.Verdict verdict = soak.verdict();
-    assertThat(verdict.memoryFlat()).isTrue();
-    assertThat(verdict.baselinePss()).isEqualTo(2700L << 20);
-    assertThat(verdict.highestPss()).isEqualTo(2700L << 20);
+    assertMemory(soak.verdict(), true, 2700, 2700);
   }
 
   @Test
@@ -83,10 +84,7 @@ class SoakTests {
     Soak soak = soak(new double[] {200, 200, 200, 200, 200, 200, 200, 200, 200, 200}, flat(10, 2000));
     soak.pss(7, 2300L << 20);
 
-    Soak.Verdict verdict = soak.verdict();
-    assertThat(verdict.memoryFlat()).isFalse();
-    assertThat(verdict.baselinePss()).isEqualTo(2000L << 20);
-    assertThat(verdict.highestPss()).isEqualTo(2300L << 20);
+    assertMemory(soak.verdict(), false, 2000, 2300);
   }
 
   @Test
