@@ -42,9 +42,13 @@ final class H2StoreBackend extends H2Backend implements H2StoreDatabase.Backend 
     this.commits = new GroupCommit(store, replayed, durability, housekeeping, fatal);
   }
 
-  /** Every command (OP_MSG, and OP_QUERY on {@code $cmd}) is answered once the disk holds what it did and saw. */
+  /**
+   * Every command (OP_MSG, and OP_QUERY on {@code $cmd}) is answered once the disk holds what it did and saw; a write
+   * of more statements than the store advertises is refused first ({@link WriteBatches}).
+   */
   @Override
   public Document handleCommand(Channel channel, String database, String command, Document query) {
+    WriteBatches.check(command, query);
     return commits.run(command, () -> super.handleCommand(channel, database, command, query));
   }
 

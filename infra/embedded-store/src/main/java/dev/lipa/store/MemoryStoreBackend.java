@@ -9,6 +9,7 @@ import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
+import io.netty.channel.Channel;
 import java.util.List;
 
 /**
@@ -42,6 +43,13 @@ final class MemoryStoreBackend extends MemoryBackend {
             IndexStates.inMemory());
       }
     };
+  }
+
+  /** A write of more statements than the store advertises is refused ({@link WriteBatches}). */
+  @Override
+  public Document handleCommand(Channel channel, String database, String command, Document query) {
+    WriteBatches.check(command, query);
+    return super.handleCommand(channel, database, command, query);
   }
 
   @Override
