@@ -3,6 +3,7 @@ package dev.lipa.store;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.exception.MongoServerError;
 import java.util.Collection;
+import java.util.Locale;
 
 /**
  * The most statements one write command may carry: what the store advertises as {@code maxWriteBatchSize} in its
@@ -22,7 +23,8 @@ final class WriteBatches {
 
   /** Throws when {@code command} (insert, update or delete) carries more than {@link #MAX_STATEMENTS} statements. */
   static void check(String command, Document query) {
-    String statements = switch (command) {
+    // mongo-java-server takes a command's name in any case ("INSERT" inserts), so the limit does too
+    String statements = switch (command.toLowerCase(Locale.ROOT)) {
       case "insert" -> "documents";
       case "update" -> "updates";
       case "delete" -> "deletes";

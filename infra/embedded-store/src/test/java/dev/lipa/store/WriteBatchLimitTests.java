@@ -51,6 +51,13 @@ class WriteBatchLimitTests {
 
       for (Document command : List.of(
           new Document("insert", "pushes").append("documents", documents("over", WriteBatches.MAX_STATEMENTS + 1)),
+          // the server takes a command's name in any case: so must the limit
+          new Document("INSERT", "pushes").append("documents", documents("upper", WriteBatches.MAX_STATEMENTS + 1)),
+          new Document("Update", "pushes").append("updates", statements(WriteBatches.MAX_STATEMENTS + 1,
+              n -> new Document("q", new Document("_id", "kept-" + n % 10))
+                  .append("u", new Document("$set", new Document("status", "CHANGED"))))),
+          new Document("dElEtE", "pushes").append("deletes", statements(WriteBatches.MAX_STATEMENTS + 1,
+              n -> new Document("q", new Document("_id", "kept-" + n % 10)).append("limit", 1))),
           new Document("update", "pushes").append("updates", statements(WriteBatches.MAX_STATEMENTS + 1,
               n -> new Document("q", new Document("_id", "kept-" + n % 10))
                   .append("u", new Document("$set", new Document("status", "CHANGED"))))),
