@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.HdrHistogram.ConcurrentHistogram;
@@ -34,7 +35,7 @@ final class Soak implements OpenLoad.Outcomes, AutoCloseable {
   private final long windowMillis;
   private final int windows;
   private final ConcurrentMap<Integer, Window> byIndex = new ConcurrentHashMap<>();
-  private final long[] pssPeak;
+  private final AtomicLongArray pssPeak;
   private ScheduledExecutorService sampler;
   private volatile long startMillis = -1;
 
@@ -53,7 +54,7 @@ final class Soak implements OpenLoad.Outcomes, AutoCloseable {
   Soak(long durationMillis, long windowMillis) {
     this.windowMillis = windowMillis;
     this.windows = (int) Math.max(1, (durationMillis + windowMillis - 1) / windowMillis);
-    this.pssPeak = new long[windows];
+    this.pssPeak = new AtomicLongArray(windows);
   }
 
   /** Starts the windows now, and reads {@code pss} (the platform's, in bytes) every few seconds until the last ends. */
@@ -72,15 +73,11 @@ final class Soak implements OpenLoad.Outcomes, AutoCloseable {
 
   /** One reading of the platform's PSS during window {@code index}, as {@link #start} takes them (tests pass them). */
   void pss(int index, long bytes) {
-    synchronized (pssPeak) {
-      pssPeak[index] = Math.max(pssPeak[index], bytes);
-    }
+    pssPeak.accumulateAndGet(index, bytes, Math::max);
   }
 
   private long peak(int index) {
-    synchronized (pssPeak) {
-      return pssPeak[index];
-    }
+    return pssPeak.get(index);
   }
 
   @Override
