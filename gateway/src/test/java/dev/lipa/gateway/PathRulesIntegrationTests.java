@@ -81,6 +81,39 @@ class PathRulesIntegrationTests extends GatewayIntegrationTest {
       assertThat(answer.body()).startsWith("{\"status\":" + answer.status() + ",");
     }
 
+    /**
+     * The same for every other answer of the gateway's own, past the token check: a key of the other environment
+     * (403, the refusal that reset the connection in CI), a path no route serves (404) and a body that is not JSON
+     * (415). None of them reaches a service.
+     */
+    @Test
+    void answersEveryOtherRefusalTheClientCanReadWhenItsBodyArrivesLate() {
+      Map<String, String> sandboxJson = new HashMap<>(authorized("Content-Type", "application/json"));
+      Map<String, String> liveJson = new HashMap<>(TestHttp.bearer(liveToken()));
+      liveJson.put("Content-Type", "application/json");
+      Map<String, String> sandboxText = new HashMap<>(authorized("Content-Type", "text/plain"));
+      record Refusal(String path, Map<String, String> headers, int status) {
+      }
+      // a body near the largest the gateway waits for, sent with the head: most of it is still unread when it answers
+      String body = "{\"note\":\"" + "x".repeat(60_000) + "\"}";
+      int callsBefore = UPSTREAMS.totalCalls();
+
+      for (Refusal refusal : List.of(new Refusal("/api/v1/stk/new", sandboxJson, 403),
+          new Refusal("/api/sandbox/v1/stk/new", liveJson, 403),
+          new Refusal("/api/v1/stk/new/", sandboxJson, 403),
+          new Refusal("/api/v2/stk/new", liveJson, 404),
+          new Refusal("/api/SANDBOX/v1/stk/new", sandboxJson, 404),
+          new Refusal("/api/sandbox/v1/stk/new", sandboxText, 415))) {
+        for (int attempt = 0; attempt < 20; attempt++) {
+          RawHttp.Answer answer = RawHttp.send("127.0.0.1", port, "POST", refusal.path(), refusal.headers(), body);
+
+          assertThat(answer.status()).as("POST %s", refusal.path()).isEqualTo(refusal.status());
+          assertThat(answer.body()).as("POST %s", refusal.path()).startsWith("{\"status\":" + refusal.status() + ",");
+        }
+      }
+      assertThat(UPSTREAMS.totalCalls()).as("requests that reached a service").isEqualTo(callsBefore);
+    }
+
     @Test
     void decodesAQueryStringAsUsual() {
       TestHttp.Response response = http().get("/api/sandbox/v1/stk/all?from=2026%2D01%2D01&note=a%2Fb%3Bc",

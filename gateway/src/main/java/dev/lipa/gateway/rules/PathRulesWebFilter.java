@@ -43,7 +43,7 @@ public class PathRulesWebFilter implements WebFilter, Ordered {
     if (oddity.isPresent()) {
       RequestLog.log(exchange, log, l -> l.warn("refused {} with an odd path spelling: {}",
           exchange.getRequest().getMethod(), oddity.get()));
-      return envelopes.afterBody(exchange, () -> envelopes.malformedPath(exchange, oddity.get()));
+      return envelopes.malformedPath(exchange, oddity.get());
     }
     return chain.filter(exchange);
   }

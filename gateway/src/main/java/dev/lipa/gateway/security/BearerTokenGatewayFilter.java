@@ -92,7 +92,7 @@ public class BearerTokenGatewayFilter implements GlobalFilter, Ordered {
   private Mono<Void> refuse(ServerWebExchange exchange, String reason) {
     RequestLog.log(exchange, log, l -> l.info("refused token on {} {}: {}",
         exchange.getRequest().getMethod(), exchange.getRequest().getPath(), reason));
-    return envelopes.afterBody(exchange, () -> envelopes.unauthorized(exchange));
+    return envelopes.unauthorized(exchange);
   }
 
   /** The token of an {@code Authorization: Bearer <token>} header, or null when there is none. */

@@ -70,8 +70,7 @@ public class OperatorTokenWebFilter implements WebFilter, Ordered {
     if (tokens.identify(presented).isEmpty()) {
       RequestLog.log(exchange, log, l -> l.warn("refused operator request {} {} from {}: {} operator token",
           exchange.getRequest().getMethod(), path, client(exchange), presented == null ? "no" : "wrong"));
-      return envelopes.afterBody(exchange,
-          () -> envelopes.message(exchange, HttpStatus.UNAUTHORIZED, OperatorTokenFilter.REFUSED));
+      return envelopes.message(exchange, HttpStatus.UNAUTHORIZED, OperatorTokenFilter.REFUSED);
     }
     return chain.filter(exchange);
   }
