@@ -114,8 +114,8 @@ public class Envelopes {
    * Every answer of the gateway's own waits for the request's body first, unless the proxy already took it: a small
    * declared body (at most {@link #DRAINED_BODY_BYTES}) is read and dropped, for at most {@link #DRAIN_WAIT}.
    * Answering and closing the connection while the client is still sending its body makes the kernel reset the
-   * connection, and a client may then lose the answer it was sent (seen as "Connection reset" reading a 404 in CI). A
-   * larger or chunked body is not waited for.
+   * connection, and a client may then lose the answer it was sent (seen in CI as "Connection reset" instead of a
+   * 403). A larger or chunked body is not waited for.
    */
   private Mono<Void> afterBody(ServerWebExchange exchange, Supplier<Mono<Void>> answer) {
     long length = exchange.getRequest().getHeaders().getContentLength();
